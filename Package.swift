@@ -1,0 +1,33 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "alarmd",
+    platforms: [.macOS(.v13)],
+    products: [
+        .executable(name: "alarmd", targets: ["alarmd"]),
+    ],
+    targets: [
+        // C libraries from Debian, wrapped by module maps (headers live in /usr/include).
+        .systemLibrary(name: "CSystemd", path: "Sources/CSystemd"),
+        .systemLibrary(name: "CSQLite", path: "Sources/CSQLite"),
+
+        // Functional core: pure Swift, no C imports, driven by an injected clock.
+        .target(name: "AlarmCore", path: "Sources/AlarmCore"),
+
+        // Thin typed layer over sd-bus and sd-event.
+        .target(name: "SDBus", dependencies: ["CSystemd", "AlarmCore"], path: "Sources/SDBus"),
+
+        // Imperative shell: manager object, store, timers.
+        .target(name: "AlarmDaemon", dependencies: ["AlarmCore", "SDBus", "CSystemd", "CSQLite"],
+                path: "Sources/AlarmDaemon"),
+
+        .executableTarget(name: "alarmd", dependencies: ["AlarmDaemon"], path: "Sources/alarmd"),
+
+        .target(name: "TestSupport", dependencies: ["SDBus", "AlarmCore"], path: "Tests/TestSupport"),
+        .testTarget(name: "AlarmCoreTests", dependencies: ["AlarmCore"], path: "Tests/AlarmCoreTests"),
+        .testTarget(name: "IntegrationTests", dependencies: ["TestSupport", "SDBus", "AlarmCore", "alarmd"],
+                    path: "Tests/IntegrationTests"),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,307 @@
+import Foundation
+
+/// The AlarmKit state machine over every alarm of every app.
+///
+/// Each `plan…` method validates and computes a `Mutation` without changing anything; `apply` makes
+/// it current. The shell persists a mutation between the two, so a failed write changes nothing.
+public final class AlarmEngine {
+    public let clock: any Clock
+    public var timeZone: TimeZone
+    public var policy: AuthorizationPolicy
+    public var limits: Limits
+    /// Seconds an unanswered alert rings before it ends as `timeout`; 0 = never.
+    public var ringTimeout: UInt64
+
+    public private(set) var alarms: [String: Alarm] = [:]
+    public private(set) var authorizations: [String: AuthorizationState] = [:]
+    /// When each alarm next needs the machine's attention (pre-alert start, warning, alert, timeout).
+    private var deadlines = IndexedHeap<String>()
+    /// Pending alerts only, for `NextFireTimeUSec`.
+    private var pendingAlerts = IndexedHeap<String>()
+    private var perApp: [String: Int] = [:]
+
+    public init(clock: any Clock, timeZone: TimeZone = .current, policy: AuthorizationPolicy = .init(),
+                limits: Limits = .init(), ringTimeout: UInt64 = 600) {
+        self.clock = clock
+        self.timeZone = timeZone
+        self.policy = policy
+        self.limits = limits
+        self.ringTimeout = ringTimeout
+    }
+
+    // MARK: queries
+
+    public var count: Int { alarms.count }
+
+    /// The earliest instant at which `planDue` has work.
+    public var nextDeadline: USec? { deadlines.min?.priority }
+
+    /// The earliest pending alert of any app, 0 if none.
+    public var nextFireTime: USec { pendingAlerts.min?.priority ?? 0 }
+
+    public func authorization(for app: String) -> AuthorizationState {
+        authorizations[app] ?? policy.initialState(for: app)
+    }
+
+    /// The alarm `id` if `app` may see it. Other apps' alarms are `NotFound`, never "forbidden".
+    public func alarm(_ id: String, visibleTo app: String) throws(AlarmError) -> Alarm {
+        let canonical = try AlarmID.normalize(id)
+        guard let a = alarms[canonical], app.isEmpty || a.appId == app else {
+            throw .notFound("no alarm with id \(canonical)")
+        }
+        return a
+    }
+
+    public func alarms(visibleTo app: String) -> [Alarm] {
+        alarms.values.filter { app.isEmpty || $0.appId == app }.sorted { ($0.fireTime, $0.id) < ($1.fireTime, $1.id) }
+    }
+
+    public func alarmCount(of app: String) -> Int { perApp[app] ?? 0 }
+
+    // MARK: loading
+
+    public func load(alarms list: [Alarm], authorizations auth: [String: AuthorizationState]) {
+        authorizations = auth
+        var m = Mutation()
+        m.upserts = list
+        apply(m)
+    }
+
+    // MARK: plans
+
+    public func planSchedule(app: String, id requested: String, configuration: [String: Value]) throws(AlarmError) -> Mutation {
+        let id = requested.isEmpty ? AlarmID.make() : try AlarmID.normalize(requested)
+        let now = clock.now()
+        let config = try AlarmConfiguration.parse(configuration, now: now)
+        switch authorization(for: app) {
+        case .authorized: break
+        case .denied: throw .notAuthorized("alarms are denied for app '\(app)'")
+        case .notDetermined: throw .notAuthorized("app '\(app)' has not been authorized to schedule alarms; call RequestAuthorization")
+        }
+        if alarms[id] != nil { throw .alreadyExists("an alarm with id \(id) already exists") }
+        if let max = limits.limit(for: app), alarmCount(of: app) >= max {
+            throw .limitReached("app '\(app)' already has its maximum of \(max) alarms")
+        }
+        var alarm = Alarm(id: id, appId: app, config: config, state: .scheduled)
+        arm(&alarm, now: now)
+        var m = Mutation()
+        m.record(step(alarm, now: now))
+        return m
+    }
+
+    public func planUpdate(app: String, id: String, changes: [String: Value], clear: [String]) throws(AlarmError) -> Mutation {
+        var alarm = try self.alarm(id, visibleTo: app)
+        let now = clock.now()
+        for key in clear {
+            if !AlarmConfiguration.knownKeys.contains(key) { throw .invalidArgument(key: key, reason: "unknown configuration key in clear") }
+            if changes[key] != nil { throw .invalidArgument(key: key, reason: "is both changed and cleared") }
+        }
+        var raw = alarm.config.raw
+        for key in clear { raw.removeValue(forKey: key) }
+        // A new duration supersedes the old end date; otherwise end_date would silently win.
+        if changes["duration"] != nil && changes["end_date"] == nil { raw.removeValue(forKey: "end_date") }
+        raw.merge(changes) { _, new in new }
+        let config = try AlarmConfiguration.parse(raw, now: now, fresh: Set(changes.keys), previous: alarm.config)
+        if config.kind != alarm.kind {
+            let key = changes.keys.sorted().first { AlarmConfiguration.scheduleKeys.contains($0) } ?? "schedule"
+            throw .invalidArgument(key: key, reason: "cannot turn \(alarm.kind == .timer ? "a timer into an alarm" : "an alarm into a timer"); cancel and schedule anew")
+        }
+        let timingKeys = AlarmConfiguration.scheduleKeys.union(["pre_alert"])
+        let rearm = !timingKeys.isDisjoint(with: changes.keys) || !timingKeys.isDisjoint(with: clear)
+        alarm.config = config
+        if rearm {
+            arm(&alarm, now: now)
+        } else if alarm.phase == .warning,
+                  config.presentation.warningThreshold == 0
+                    || alarm.remaining(now: now) > UInt64(config.presentation.warningThreshold) * usecPerSecond {
+            alarm.phase = .normal
+        }
+        var m = Mutation()
+        m.record(step(alarm, now: now))
+        return m
+    }
+
+    public func planCancel(app: String, id: String) throws(AlarmError) -> Mutation {
+        let alarm = try self.alarm(id, visibleTo: app)
+        var m = Mutation()
+        m.record(.remove(alarm, .cancelled))
+        return m
+    }
+
+    public func planStop(app: String, id: String) throws(AlarmError) -> Mutation {
+        let alarm = try self.alarm(id, visibleTo: app)
+        try require(alarm, in: .alerting, for: "Stop")
+        var m = Mutation()
+        m.record(finishAlert(alarm, now: clock.now(), reason: .stopped))
+        return m
+    }
+
+    public func planPause(app: String, id: String) throws(AlarmError) -> Mutation {
+        var alarm = try self.alarm(id, visibleTo: app)
+        try require(alarm, in: .countdown, for: "Pause")
+        let now = clock.now()
+        alarm.elapsed = alarm.countdownTotal.minusSaturating(alarm.remaining(now: now))
+        alarm.fireTime = 0
+        alarm.state = .paused
+        var m = Mutation()
+        m.record(.keep(alarm))
+        return m
+    }
+
+    public func planResume(app: String, id: String) throws(AlarmError) -> Mutation {
+        var alarm = try self.alarm(id, visibleTo: app)
+        try require(alarm, in: .paused, for: "Resume")
+        let now = clock.now()
+        alarm.countdownStart = now
+        alarm.fireTime = now.plusSaturating(alarm.countdownTotal.minusSaturating(alarm.elapsed))
+        alarm.state = .countdown
+        var m = Mutation()
+        m.record(step(alarm, now: now))
+        return m
+    }
+
+    /// Snooze / repeat: a new countdown of `post_alert` seconds.
+    public func planCountdown(app: String, id: String) throws(AlarmError) -> Mutation {
+        var alarm = try self.alarm(id, visibleTo: app)
+        try require(alarm, in: .alerting, for: "Countdown")
+        let now = clock.now()
+        startCountdown(&alarm, now: now, total: UInt64(alarm.config.postAlert) * usecPerSecond)
+        var m = Mutation()
+        m.record(step(alarm, now: now))
+        return m
+    }
+
+    public func planSetAuthorization(app: String, state: AuthorizationState) -> Mutation {
+        var m = Mutation()
+        m.authorizations.append((app, state))
+        if state == .denied {
+            for a in alarms.values where a.appId == app { m.record(.remove(a, .revoked)) }
+        }
+        return m
+    }
+
+    /// Every transition that is due now.
+    public func planDue() -> Mutation {
+        let now = clock.now()
+        var m = Mutation()
+        for id in deadlines.keys(atMost: now).sorted() {
+            guard let a = alarms[id] else { continue }
+            m.record(step(a, now: now))
+        }
+        return m
+    }
+
+    // MARK: apply
+
+    public func apply(_ m: Mutation) {
+        for (app, state) in m.authorizations { authorizations[app] = state }
+        for r in m.removals where alarms.removeValue(forKey: r.alarm.id) != nil {
+            deadlines.remove(r.alarm.id)
+            pendingAlerts.remove(r.alarm.id)
+            perApp[r.alarm.appId, default: 1] -= 1
+            if perApp[r.alarm.appId] == 0 { perApp.removeValue(forKey: r.alarm.appId) }
+        }
+        for a in m.upserts {
+            if alarms.updateValue(a, forKey: a.id) == nil { perApp[a.appId, default: 0] += 1 }
+            deadlines.set(a.id, deadline(of: a))
+            pendingAlerts.set(a.id, a.state == .scheduled || a.state == .countdown ? a.fireTime : nil)
+        }
+    }
+
+    // MARK: the state machine
+
+    private func require(_ a: Alarm, in state: AlarmState, for method: String) throws(AlarmError) {
+        guard a.state == state else {
+            throw .invalidState("\(method) needs an alarm in state '\(state.rawValue)', but \(a.id) is '\(a.state.rawValue)'")
+        }
+    }
+
+    /// Sets the alarm's first (or re-armed) run from its configuration.
+    func arm(_ a: inout Alarm, now: USec) {
+        a.phase = .normal
+        a.elapsed = 0
+        a.alertingSince = 0
+        switch a.config.schedule {
+        case .timer(let seconds, let end):
+            let total = end.map { $0.minusSaturating(now) } ?? seconds * usecPerSecond
+            startCountdown(&a, now: now, total: total)
+        case .fixed(let date):
+            a.state = .scheduled
+            a.fireTime = date
+            a.countdownStart = 0
+            a.countdownTotal = 0
+        case .relative(let hour, let minute, let days):
+            a.state = .scheduled
+            a.fireTime = ScheduleMath.nextOccurrence(hour: hour, minute: minute, weekdays: Set(days), after: now, in: timeZone)
+            a.countdownStart = 0
+            a.countdownTotal = 0
+        }
+    }
+
+    func startCountdown(_ a: inout Alarm, now: USec, total: USec) {
+        a.state = .countdown
+        a.phase = .normal
+        a.countdownStart = now
+        a.countdownTotal = total
+        a.elapsed = 0
+        a.alertingSince = 0
+        a.fireTime = now.plusSaturating(total)
+    }
+
+    /// When the machine must next act on `a`, nil if never on its own (paused).
+    func deadline(of a: Alarm) -> USec? {
+        switch a.state {
+        case .scheduled:
+            return a.config.preAlert > 0 ? a.fireTime.minusSaturating(UInt64(a.config.preAlert) * usecPerSecond) : a.fireTime
+        case .countdown:
+            let threshold = UInt64(a.config.presentation.warningThreshold) * usecPerSecond
+            if threshold > 0 && a.phase == .normal { return a.fireTime.minusSaturating(threshold) }
+            return a.fireTime
+        case .paused:
+            return nil
+        case .alerting:
+            return ringTimeout > 0 ? a.alertingSince.plusSaturating(ringTimeout * usecPerSecond) : nil
+        }
+    }
+
+    /// Applies every transition due at `now`, in order.
+    func step(_ alarm: Alarm, now: USec) -> StepOutcome {
+        var a = alarm
+        while let due = deadline(of: a), due <= now {
+            switch a.state {
+            case .scheduled:
+                if a.fireTime <= now { return alert(a, now: now) }
+                // Entering the pre-alert window: a countdown that began preAlert before the fire time.
+                let total = UInt64(a.config.preAlert) * usecPerSecond
+                a.state = .countdown
+                a.countdownStart = a.fireTime.minusSaturating(total)
+                a.countdownTotal = total
+                a.elapsed = 0
+            case .countdown:
+                if a.fireTime <= now { return alert(a, now: now) }
+                a.phase = .warning
+            case .alerting:
+                return finishAlert(a, now: now, reason: .timeout)
+            case .paused:
+                return .keep(a)
+            }
+        }
+        return .keep(a)
+    }
+
+    private func alert(_ alarm: Alarm, now: USec) -> StepOutcome {
+        var a = alarm
+        if !a.config.ring { return finishAlert(a, now: now, reason: .completed) }
+        a.state = .alerting
+        a.alertingSince = now
+        return .keep(a)
+    }
+
+    /// The end of an alert: one-shots leave with `reason`; repeating alarms go to their next occurrence.
+    private func finishAlert(_ alarm: Alarm, now: USec, reason: RemovalReason) -> StepOutcome {
+        guard alarm.config.schedule.isRepeating else { return .remove(alarm, reason) }
+        var a = alarm
+        arm(&a, now: max(now, a.fireTime))
+        return step(a, now: now)
+    }
+}

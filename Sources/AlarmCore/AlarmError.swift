@@ -1,0 +1,36 @@
+/// The contract's errors. The shell maps each case to its D-Bus error name unchanged.
+public enum AlarmError: Error, Equatable, Sendable {
+    case notAuthorized(String)
+    case notFound(String)
+    case invalidState(String)
+    /// `key` names the offending configuration key or argument.
+    case invalidArgument(key: String, reason: String)
+    case alreadyExists(String)
+    case limitReached(String)
+    /// The change could not be made durable; nothing was changed.
+    case ioError(String)
+
+    public var name: String {
+        switch self {
+        case .notAuthorized: return "org.alarmd.Error.NotAuthorized"
+        case .notFound: return "org.alarmd.Error.NotFound"
+        case .invalidState: return "org.alarmd.Error.InvalidState"
+        case .invalidArgument: return "org.alarmd.Error.InvalidArgument"
+        case .alreadyExists: return "org.alarmd.Error.AlreadyExists"
+        case .limitReached: return "org.alarmd.Error.LimitReached"
+        case .ioError: return "org.freedesktop.DBus.Error.IOError"
+        }
+    }
+
+    public var message: String {
+        switch self {
+        case .notAuthorized(let m), .notFound(let m), .invalidState(let m), .alreadyExists(let m),
+             .limitReached(let m), .ioError(let m):
+            return m
+        case .invalidArgument(let key, let reason):
+            return "\(key): \(reason)"
+        }
+    }
+
+    static func bad(_ key: String, _ reason: String) -> AlarmError { .invalidArgument(key: key, reason: reason) }
+}

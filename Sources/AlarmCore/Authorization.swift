@@ -1,0 +1,46 @@
+/// AlarmKit's `AlarmManager.AuthorizationState`.
+public enum AuthorizationState: String, Codable, Sendable, CaseIterable {
+    case notDetermined
+    case authorized
+    case denied
+}
+
+/// What the daemon does where no decision was stored (configuration `[authorization]`).
+public struct AuthorizationPolicy: Sendable, Equatable {
+    public enum Default: String, Sendable { case ask, allow, deny }
+    /// For apps never seen before.
+    public var unknownApps: Default = .ask
+    /// For the user's own tools (the empty app id).
+    public var shellAuthorized: Bool = true
+
+    public init(unknownApps: Default = .ask, shellAuthorized: Bool = true) {
+        self.unknownApps = unknownApps
+        self.shellAuthorized = shellAuthorized
+    }
+
+    public func initialState(for app: String) -> AuthorizationState {
+        if app.isEmpty { return shellAuthorized ? .authorized : .denied }
+        switch unknownApps {
+        case .ask: return .notDetermined
+        case .allow: return .authorized
+        case .deny: return .denied
+        }
+    }
+}
+
+/// Per-app limits (configuration `[limits]`).
+public struct Limits: Sendable, Equatable {
+    public var maxAlarmsPerApp: Int = 1024
+    /// 0 = unlimited.
+    public var maxAlarmsShell: Int = 0
+
+    public init(maxAlarmsPerApp: Int = 1024, maxAlarmsShell: Int = 0) {
+        self.maxAlarmsPerApp = maxAlarmsPerApp
+        self.maxAlarmsShell = maxAlarmsShell
+    }
+
+    public func limit(for app: String) -> Int? {
+        if app.isEmpty { return maxAlarmsShell > 0 ? maxAlarmsShell : nil }
+        return maxAlarmsPerApp
+    }
+}

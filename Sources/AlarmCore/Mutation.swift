@@ -1,0 +1,28 @@
+/// What one method call or one timer expiry changes, computed before anything is applied so the
+/// shell can persist it first and reply only once it is durable.
+public struct Mutation: Sendable {
+    public struct Removal: Sendable {
+        public var alarm: Alarm
+        public var reason: RemovalReason
+    }
+
+    public var upserts: [Alarm] = []
+    public var removals: [Removal] = []
+    public var authorizations: [(app: String, state: AuthorizationState)] = []
+
+    public init() {}
+
+    public var isEmpty: Bool { upserts.isEmpty && removals.isEmpty && authorizations.isEmpty }
+
+    mutating func record(_ outcome: StepOutcome) {
+        switch outcome {
+        case .keep(let a): upserts.append(a)
+        case .remove(let a, let reason): removals.append(Removal(alarm: a, reason: reason))
+        }
+    }
+}
+
+enum StepOutcome {
+    case keep(Alarm)
+    case remove(Alarm, RemovalReason)
+}

@@ -1,0 +1,105 @@
+/// A D-Bus value, modelled in pure Swift so the core can validate configuration dictionaries and keep
+/// `metadata` verbatim without importing sd-bus.
+public indirect enum Value: Hashable, Sendable, Codable {
+    case byte(UInt8)
+    case bool(Bool)
+    case int16(Int16)
+    case uint16(UInt16)
+    case int32(Int32)
+    case uint32(UInt32)
+    case int64(Int64)
+    case uint64(UInt64)
+    case double(Double)
+    case string(String)
+    case objectPath(String)
+    case signature(String)
+    /// `element` is the element's type signature, so empty arrays keep their type.
+    case array(element: String, [Value])
+    case dict(key: String, value: String, [DictEntry])
+    case structure([Value])
+    case variant(Value)
+
+    public struct DictEntry: Hashable, Sendable, Codable {
+        public var key: Value
+        public var value: Value
+        public init(_ key: Value, _ value: Value) { self.key = key; self.value = value }
+    }
+
+    /// The D-Bus type signature of this value.
+    public var signature: String {
+        switch self {
+        case .byte: return "y"
+        case .bool: return "b"
+        case .int16: return "n"
+        case .uint16: return "q"
+        case .int32: return "i"
+        case .uint32: return "u"
+        case .int64: return "x"
+        case .uint64: return "t"
+        case .double: return "d"
+        case .string: return "s"
+        case .objectPath: return "o"
+        case .signature: return "g"
+        case .array(let element, _): return "a" + element
+        case .dict(let k, let v, _): return "a{" + k + v + "}"
+        case .structure(let items): return "(" + items.map(\.signature).joined() + ")"
+        case .variant: return "v"
+        }
+    }
+
+    /// A string→variant dictionary, the shape of every configuration and property map.
+    public static func vardict(_ entries: [(String, Value)]) -> Value {
+        .dict(key: "s", value: "v", entries.map { DictEntry(.string($0.0), .variant($0.1)) })
+    }
+
+    public static func strings(_ items: [String]) -> Value {
+        .array(element: "s", items.map { .string($0) })
+    }
+
+    /// Unwraps any number of variant layers.
+    public var unwrapped: Value {
+        if case .variant(let inner) = self { return inner.unwrapped }
+        return self
+    }
+
+    /// The entries of an `a{sv}` dictionary, variants unwrapped; nil for any other shape.
+    public var vardictEntries: [(String, Value)]? {
+        guard case .dict(let k, let v, let entries) = self, k == "s", v == "v" else { return nil }
+        return entries.compactMap { entry in
+            guard case .string(let key) = entry.key else { return nil }
+            return (key, entry.value.unwrapped)
+        }
+    }
+
+    /// Any integer type as a signed 128-bit-safe value (nil for non-integers).
+    public var integerValue: Int64? {
+        switch self {
+        case .byte(let v): return Int64(v)
+        case .int16(let v): return Int64(v)
+        case .uint16(let v): return Int64(v)
+        case .int32(let v): return Int64(v)
+        case .uint32(let v): return Int64(v)
+        case .int64(let v): return v
+        case .uint64(let v): return v > UInt64(Int64.max) ? Int64.max : Int64(v)
+        default: return nil
+        }
+    }
+
+    public var stringValue: String? {
+        if case .string(let s) = self { return s }
+        return nil
+    }
+
+    public var boolValue: Bool? {
+        if case .bool(let b) = self { return b }
+        return nil
+    }
+
+    public var doubleValue: Double? {
+        if case .double(let d) = self { return d }
+        return nil
+    }
+
+    /// A short human description of the type, used in error messages.
+    public var typeDescription: String { "'\(signature)'" }
+}

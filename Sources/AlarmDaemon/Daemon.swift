@@ -1,0 +1,128 @@
+import AlarmCore
+import Foundation
+import SDBus
+
+/// The imperative shell: one event-loop thread owns the bus, the single deadline timer, the store
+/// and the engine. Nothing here runs concurrently, so nothing here locks.
+public final class Daemon {
+    let loop: EventLoop
+    let bus: Bus
+    let store: Store
+    let engine: AlarmEngine
+    let identity = Identity()
+    private var timer: TimerSource?
+    private var announcedNextFire: USec = 0
+    /// Whether alarms can wake the machine; decided when the wake-capable timer is tried.
+    var wakeSupported = false
+
+    public init(options: Options) throws {
+        store = try Store(directory: options.stateDirectory ?? Store.defaultDirectory())
+        engine = AlarmEngine(clock: SystemClock(), timeZone: .current)
+        let (alarms, skipped) = try store.loadAlarms()
+        engine.load(alarms: alarms, authorizations: try store.loadAuthorizations())
+        Log.info("store \(store.path): \(alarms.count) alarms loaded\(skipped > 0 ? ", \(skipped) unreadable" : "")")
+
+        loop = try EventLoop()
+        bus = try options.busAddress.map { address throws(BusError) in try Bus.connect(address: address) } ?? Bus.session()
+    }
+
+    /// Exports the objects, takes the well-known name, and runs until SIGTERM/SIGINT.
+    public func run() throws -> Int32 {
+        try loop.exitOnSignals()
+        try bus.attach(loop)
+        try bus.export(ManagerObject(daemon: self), path: AlarmID.managerPath, interface: Interfaces.manager,
+                       members: Interfaces.managerMembers)
+        try bus.exportFallback(AlarmObjects(daemon: self), prefix: AlarmID.alarmPathPrefix, interface: Interfaces.alarm,
+                               members: Interfaces.alarmMembers)
+        try bus.addObjectManager(path: AlarmID.managerPath)
+        try bus.addMatch("type='signal',sender='org.freedesktop.DBus',interface='org.freedesktop.DBus',member='NameOwnerChanged'") { [unowned self] m in
+            // A connection that went away loses its registered identity.
+            if let args = try? m.readAll(), args.count == 3, case .string(let name) = args[0],
+               case .string(let newOwner) = args[2], newOwner.isEmpty, name.hasPrefix(":") {
+                self.identity.forget(sender: name)
+            }
+        }
+        timer = try loop.makeTimer { [unowned self] in self.deadlineReached() }
+        announcedNextFire = engine.nextFireTime
+        try bus.requestName(Interfaces.busName)
+        Log.info("ready: \(Interfaces.busName) on \(bus.uniqueName), \(engine.count) alarms")
+        // Only now, with the name owned, may start-up transitions (alarms due while down) be signalled.
+        rearm()
+        let r = loop.run()
+        Log.info("exiting")
+        bus.flush()
+        return r
+    }
+
+    /// Persists `m`, then announces it. Throws (having changed nothing) when it cannot be made durable.
+    func commit(_ m: Mutation) throws(AlarmError) {
+        guard !m.isEmpty else { return }
+        do {
+            try store.commit(m)
+        } catch {
+            Log.error("store: \(error); change not applied")
+            throw .ioError("the change could not be saved: \(error)")
+        }
+        announce(m)
+    }
+
+    private func announce(_ m: Mutation) {
+        // AlarmRemoved and InterfacesRemoved go out while the object still exists for sd-bus.
+        for r in m.removals {
+            Log.info("alarm \(r.alarm.id) (app '\(r.alarm.appId)') removed: \(r.reason.rawValue)")
+            emit { () throws(BusError) in
+                try bus.emitSignal(path: AlarmID.managerPath, interface: Interfaces.manager, member: "AlarmRemoved",
+                                   [.string(r.alarm.id), .string(r.alarm.appId), .string(r.reason.rawValue)])
+                try bus.emitObjectRemoved(path: r.alarm.path)
+            }
+        }
+        let before = Dictionary(uniqueKeysWithValues: m.upserts.compactMap { a in engine.alarms[a.id].map { (a.id, $0) } })
+        engine.apply(m)
+        for a in m.upserts {
+            if let old = before[a.id] {
+                let changed = Alarm.changedProperties(from: old, to: a)
+                if old.state != a.state { Log.info("alarm \(a.id): \(old.state.rawValue) → \(a.state.rawValue)") }
+                emit { () throws(BusError) in try bus.emitPropertiesChanged(path: a.path, interface: Interfaces.alarm, changed) }
+            } else {
+                Log.info("alarm \(a.id) (app '\(a.appId)', \(a.kind.rawValue)) added: \(a.state.rawValue), fires at \(a.fireTime)")
+                emit { () throws(BusError) in try bus.emitObjectAdded(path: a.path) }
+            }
+        }
+        for (app, state) in m.authorizations {
+            Log.info("authorization of '\(app)': \(state.rawValue)")
+            emit { () throws(BusError) in
+                try bus.emitSignal(path: AlarmID.managerPath, interface: Interfaces.manager, member: "AuthorizationChanged",
+                                   [.string(app), .string(state.rawValue)])
+            }
+        }
+        if engine.nextFireTime != announcedNextFire {
+            announcedNextFire = engine.nextFireTime
+            emit { () throws(BusError) in
+                try bus.emitPropertiesChanged(path: AlarmID.managerPath, interface: Interfaces.manager, ["NextFireTimeUSec"])
+            }
+        }
+        rearm()
+    }
+
+    private func emit(_ body: () throws(BusError) -> Void) {
+        do { try body() } catch { Log.warning("signal not sent: \(error)") }
+    }
+
+    /// One kernel timer, armed for the earliest deadline of all alarms; off when there is none.
+    private func rearm() {
+        timer?.arm(at: engine.nextDeadline)
+    }
+
+    private func deadlineReached() {
+        let m = engine.planDue()
+        do {
+            try commit(m)
+        } catch {
+            // The store refused: try again shortly rather than lose the transition.
+            Log.error("due transitions not saved (\(error.message)); retrying in 1 s")
+            timer?.arm(at: engine.clock.now() + usecPerSecond)
+            return
+        }
+        rearm()
+    }
+}

@@ -1,0 +1,141 @@
+import Foundation
+import AlarmCore
+import SDBus
+
+/// `org.alarmd.AlarmManager1`. Each method follows timedated's shape: validate, authorize, plan,
+/// persist, emit, reply — the daemon's `commit` does persist and emit.
+final class ManagerObject: BusObject {
+    unowned let daemon: Daemon
+
+    init(daemon: Daemon) { self.daemon = daemon }
+
+    var engine: AlarmEngine { daemon.engine }
+
+    func handle(_ call: MethodCall) throws(BusError) -> MethodResult {
+        let app = daemon.identity.app(for: call.sender)
+        do throws(AlarmError) {
+            return .reply(try dispatch(call, app: app))
+        } catch {
+            Log.info("\(call.member) from \(call.sender) (app '\(app)') refused: \(error.name): \(error.message)")
+            throw BusError(error.name, error.message)
+        }
+    }
+
+    private func dispatch(_ call: MethodCall, app: String) throws(AlarmError) -> [Value] {
+        let a = call.args
+        func string(_ i: Int) -> String { a[i].stringValue ?? "" }
+        switch call.member {
+        case "RegisterApp":
+            try daemon.identity.register(sender: call.sender, app: string(0))
+            return []
+        case "GetAuthorizationState":
+            return [.string(engine.authorization(for: app).rawValue)]
+        case "RequestAuthorization":
+            if string(0).trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
+                throw .invalidArgument(key: "usage_description", reason: "must say why the app wants to ring alarms")
+            }
+            return [.string(engine.authorization(for: app).rawValue)]
+        case "SetAuthorization":
+            try requireShell(app, call.member)
+            let target = try AppID.validate(string(0))
+            guard let state = AuthorizationState(rawValue: string(1)) else {
+                throw .invalidArgument(key: "state", reason: "must be one of authorized, denied, notDetermined")
+            }
+            if engine.authorizations[target] != state {
+                try daemon.commit(engine.planSetAuthorization(app: target, state: state))
+            }
+            return []
+        case "ListAuthorizations":
+            try requireShell(app, call.member)
+            let entries = engine.authorizations.sorted { $0.key < $1.key }
+                .map { Value.DictEntry(.string($0.key), .string($0.value.rawValue)) }
+            return [.dict(key: "s", value: "s", entries)]
+        case "Schedule":
+            let config = try configuration(a[1], key: "configuration")
+            let m = try engine.planSchedule(app: app, id: string(0), configuration: config)
+            try daemon.commit(m)
+            let id = m.upserts.first?.id ?? m.removals.first?.alarm.id ?? ""
+            return [.objectPath(AlarmID.path(of: id))]
+        case "Update":
+            let changes = try configuration(a[1], key: "changes")
+            guard case .array(_, let items) = a[2] else { return [] }
+            try daemon.commit(engine.planUpdate(app: app, id: string(0), changes: changes,
+                                                clear: items.compactMap(\.stringValue)))
+            return []
+        case "Cancel":
+            try daemon.commit(engine.planCancel(app: app, id: string(0)))
+            return []
+        case "Stop":
+            try daemon.commit(engine.planStop(app: app, id: string(0)))
+            return []
+        case "Pause":
+            try daemon.commit(engine.planPause(app: app, id: string(0)))
+            return []
+        case "Resume":
+            try daemon.commit(engine.planResume(app: app, id: string(0)))
+            return []
+        case "Countdown":
+            try daemon.commit(engine.planCountdown(app: app, id: string(0)))
+            return []
+        case "GetAlarms":
+            let now = engine.clock.now()
+            return [.array(element: "a{sv}", engine.alarms(visibleTo: app).map { .vardict($0.properties(now: now)) })]
+        default:
+            throw .invalidArgument(key: "member", reason: "unknown method \(call.member)")
+        }
+    }
+
+    private func requireShell(_ app: String, _ method: String) throws(AlarmError) {
+        guard app.isEmpty else { throw .notAuthorized("\(method) is reserved to the user's own tools") }
+    }
+
+    /// An a{sv} argument as a dictionary; a key given twice is refused rather than silently merged.
+    private func configuration(_ v: Value, key: String) throws(AlarmError) -> [String: Value] {
+        var out: [String: Value] = [:]
+        for (k, value) in v.vardictEntries ?? [] {
+            if out.updateValue(value, forKey: k) != nil { throw .invalidArgument(key: k, reason: "given twice") }
+        }
+        return out
+    }
+
+    func property(_ name: String, path: String) -> Value? {
+        switch name {
+        case "Version": return .string(Interfaces.version)
+        case "NextFireTimeUSec": return .uint64(engine.nextFireTime)
+        case "WakeSupported": return .bool(daemon.wakeSupported)
+        default: return nil
+        }
+    }
+}
+
+/// Every `org.alarmd.Alarm1` object, served by one fallback vtable (logind-session-dbus style).
+final class AlarmObjects: BusObject {
+    unowned let daemon: Daemon
+
+    init(daemon: Daemon) { self.daemon = daemon }
+
+    private func visibleApp(_ sender: String?) -> String {
+        // Outside a call (signals from the timer) every object is visible to sd-bus itself.
+        sender.map { daemon.identity.app(for: $0) } ?? ""
+    }
+
+    private func alarm(at path: String, sender: String?) -> Alarm? {
+        guard let id = AlarmID.id(fromPath: path) else { return nil }
+        return try? daemon.engine.alarm(id, visibleTo: visibleApp(sender))
+    }
+
+    func exists(path: String, sender: String?) -> Bool { alarm(at: path, sender: sender) != nil }
+
+    func children(sender: String?) -> [String] {
+        daemon.engine.alarms(visibleTo: visibleApp(sender)).map(\.path)
+    }
+
+    func property(_ name: String, path: String) -> Value? {
+        guard let id = AlarmID.id(fromPath: path), let a = daemon.engine.alarms[id] else { return nil }
+        return a.properties(now: daemon.engine.clock.now()).first { $0.0 == name }?.1
+    }
+
+    func handle(_ call: MethodCall) throws(BusError) -> MethodResult {
+        throw BusError("org.freedesktop.DBus.Error.UnknownMethod", "org.alarmd.Alarm1 has no methods")
+    }
+}

@@ -1,0 +1,56 @@
+/// Command-line options of `alarmd`.
+public struct Options: Sendable {
+    public var busAddress: String?
+    public var stateDirectory: String?
+
+    public static let usage = """
+        usage: alarmd [--bus-address ADDRESS] [--state-dir DIR]
+
+          --bus-address ADDRESS  serve on this bus instead of the session bus (tests)
+          --state-dir DIR        keep the database in DIR instead of $XDG_STATE_HOME/alarmd
+          --version              print the version
+        """
+
+    public enum Parsed: Sendable {
+        case run(Options)
+        case exit(String, code: Int32)
+    }
+
+    public static func parse(_ args: [String]) -> Parsed {
+        var o = Options()
+        var it = args.makeIterator()
+        while let a = it.next() {
+            switch a {
+            case "--bus-address":
+                guard let v = it.next() else { return .exit("--bus-address needs an address\n" + usage, code: 2) }
+                o.busAddress = v
+            case "--state-dir":
+                guard let v = it.next(), v.hasPrefix("/") else { return .exit("--state-dir needs an absolute path\n" + usage, code: 2) }
+                o.stateDirectory = v
+            case "--version":
+                return .exit("alarmd \(Interfaces.version)", code: 0)
+            case "-h", "--help":
+                return .exit(usage, code: 0)
+            default:
+                return .exit("unknown option \(a)\n" + usage, code: 2)
+            }
+        }
+        return .run(o)
+    }
+}
+
+/// The whole program, so `main.swift` stays a one-liner.
+public func alarmdMain(_ arguments: [String]) -> Int32 {
+    switch Options.parse(Array(arguments.dropFirst())) {
+    case .exit(let text, let code):
+        print(text)
+        return code
+    case .run(let options):
+        do {
+            return try Daemon(options: options).run()
+        } catch {
+            Log.error("cannot start: \(error)")
+            return 1
+        }
+    }
+}

@@ -1,0 +1,174 @@
+import AlarmCore
+import CSystemd
+import Glibc
+
+/// A connection to a message bus.
+public final class Bus {
+    public let handle: OpaquePointer
+    /// Exported interfaces, match boxes and slots stay alive as long as the bus.
+    var retained: [AnyObject] = []
+
+    init(adopting handle: OpaquePointer) { self.handle = handle }
+
+    deinit {
+        sd_bus_flush_close_unref(handle)
+    }
+
+    /// The session bus: `DBUS_SESSION_BUS_ADDRESS`, else `$XDG_RUNTIME_DIR/bus`.
+    public static func session() throws(BusError) -> Bus {
+        var b: OpaquePointer?
+        try check(sd_bus_open_user(&b), "connect to the session bus")
+        return Bus(adopting: b!)
+    }
+
+    public static func connect(address: String) throws(BusError) -> Bus {
+        var b: OpaquePointer?
+        try check(sd_bus_new(&b), "sd_bus_new")
+        let bus = Bus(adopting: b!)
+        try check(sd_bus_set_address(bus.handle, address), "bus address '\(address)'")
+        try check(sd_bus_set_bus_client(bus.handle, 1), "bus client")
+        try check(sd_bus_start(bus.handle), "connect to \(address)")
+        return bus
+    }
+
+    public var uniqueName: String {
+        var p: UnsafePointer<CChar>?
+        sd_bus_get_unique_name(handle, &p)
+        return p.map { String(cString: $0) } ?? ""
+    }
+
+    public func requestName(_ name: String) throws(BusError) {
+        try check(sd_bus_request_name(handle, name, 0), "request name \(name)")
+    }
+
+    public func attach(_ loop: EventLoop) throws(BusError) {
+        try check(sd_bus_attach_event(handle, loop.handle, 0), "attach bus to event loop")
+    }
+
+    public func flush() { sd_bus_flush(handle) }
+
+    // MARK: emitting
+
+    public func emitSignal(path: String, interface: String, member: String, _ args: [Value]) throws(BusError) {
+        var m: OpaquePointer?
+        try check(sd_bus_message_new_signal(handle, &m, path, interface, member), "new signal \(member)")
+        let msg = Message(adopting: m!)
+        try msg.append(args)
+        try check(sd_bus_send(handle, msg.handle, nil), "send \(member)")
+    }
+
+    public func emitPropertiesChanged(path: String, interface: String, _ names: [String]) throws(BusError) {
+        guard !names.isEmpty else { return }
+        _ = try withStrv(names) { (strv) throws(BusError) in
+            try check(sd_bus_emit_properties_changed_strv(handle, path, interface, strv), "PropertiesChanged on \(path)")
+        }
+    }
+
+    public func emitObjectAdded(path: String) throws(BusError) {
+        try check(sd_bus_emit_object_added(handle, path), "InterfacesAdded \(path)")
+    }
+
+    public func emitObjectRemoved(path: String) throws(BusError) {
+        try check(sd_bus_emit_object_removed(handle, path), "InterfacesRemoved \(path)")
+    }
+
+    public func addObjectManager(path: String) throws(BusError) {
+        try check(sd_bus_add_object_manager(handle, nil, path), "object manager at \(path)")
+    }
+
+    // MARK: calling
+
+    /// A synchronous method call; throws the error reply as a `BusError`.
+    @discardableResult
+    public func call(_ destination: String, _ path: String, _ interface: String, _ member: String,
+                     _ args: [Value] = [], timeoutUSec: UInt64 = 25_000_000) throws(BusError) -> [Value] {
+        try callMessage(destination, path, interface, member, args, timeoutUSec: timeoutUSec).readAll()
+    }
+
+    public func callMessage(_ destination: String, _ path: String, _ interface: String, _ member: String,
+                            _ args: [Value] = [], timeoutUSec: UInt64 = 25_000_000) throws(BusError) -> Message {
+        var m: OpaquePointer?
+        try check(sd_bus_message_new_method_call(handle, &m, destination, path, interface, member), "new call \(member)")
+        let msg = Message(adopting: m!)
+        try msg.append(args)
+        var err = sd_bus_error(name: nil, message: nil, _need_free: 0)
+        defer { sd_bus_error_free(&err) }
+        var reply: OpaquePointer?
+        let r = sd_bus_call(handle, msg.handle, timeoutUSec, &err, &reply)
+        if r < 0 { throw BusError(&err, fallback: r, "\(interface).\(member)") }
+        return Message(adopting: reply!)
+    }
+
+    /// Sends a call without waiting; the reply (or error) goes to `handler` from the event loop.
+    public func callAsync(_ destination: String, _ path: String, _ interface: String, _ member: String,
+                          _ args: [Value], timeoutUSec: UInt64 = 25_000_000,
+                          _ handler: @escaping (Message) -> Void) throws(BusError) {
+        var m: OpaquePointer?
+        try check(sd_bus_message_new_method_call(handle, &m, destination, path, interface, member), "new call \(member)")
+        let msg = Message(adopting: m!)
+        try msg.append(args)
+        let box = CallbackBox(handler, owner: self)
+        retained.append(box)
+        try check(sd_bus_call_async(handle, nil, msg.handle, asyncReplyTrampoline,
+                                    Unmanaged.passUnretained(box).toOpaque(), timeoutUSec), "call \(member)")
+    }
+
+    // MARK: matching
+
+    /// Calls `handler` for every message matching `rule` (D-Bus match rule syntax).
+    public func addMatch(_ rule: String, _ handler: @escaping (Message) -> Void) throws(BusError) {
+        let box = CallbackBox(handler, owner: nil)
+        retained.append(box)
+        try check(sd_bus_add_match(handle, nil, rule, matchTrampoline, Unmanaged.passUnretained(box).toOpaque()),
+                  "add match \(rule)")
+    }
+
+    // MARK: processing (clients without an event loop)
+
+    /// Processes queued messages, waiting up to `timeoutUSec` for one to arrive.
+    public func processOnce(timeoutUSec: UInt64) throws(BusError) {
+        let r = try check(sd_bus_process(handle, nil), "process")
+        if r == 0 { _ = sd_bus_wait(handle, timeoutUSec) }
+    }
+
+    /// The message being dispatched right now (inside a callback).
+    public var currentMessage: Message? {
+        sd_bus_get_current_message(handle).map { Message(retaining: $0) }
+    }
+}
+
+final class CallbackBox {
+    let handler: (Message) -> Void
+    weak var owner: Bus?
+    init(_ handler: @escaping (Message) -> Void, owner: Bus?) {
+        self.handler = handler
+        self.owner = owner
+    }
+}
+
+private let matchTrampoline: sd_bus_message_handler_t = { m, userdata, _ in
+    guard let m, let userdata else { return 0 }
+    Unmanaged<CallbackBox>.fromOpaque(userdata).takeUnretainedValue().handler(Message(retaining: m))
+    return 0
+}
+
+private let asyncReplyTrampoline: sd_bus_message_handler_t = { m, userdata, _ in
+    guard let m, let userdata else { return 0 }
+    let box = Unmanaged<CallbackBox>.fromOpaque(userdata).takeUnretainedValue()
+    box.handler(Message(retaining: m))
+    // One reply per call: let the box go.
+    if let bus = box.owner { bus.retained.removeAll { $0 === box } }
+    return 1
+}
+
+/// Runs `body` with a NULL-terminated C string array.
+func withStrv<R>(_ strings: [String], _ body: (UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) throws(BusError) -> R) throws(BusError) -> R {
+    let ptrs = UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>.allocate(capacity: strings.count + 1)
+    for (i, s) in strings.enumerated() { ptrs[i] = strdup(s) }
+    ptrs[strings.count] = nil
+    defer {
+        for i in 0..<strings.count { free(ptrs[i]) }
+        ptrs.deallocate()
+    }
+    return try body(ptrs)
+}

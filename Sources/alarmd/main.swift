@@ -1,0 +1,4 @@
+import AlarmDaemon
+import Glibc
+
+exit(alarmdMain(CommandLine.arguments))
