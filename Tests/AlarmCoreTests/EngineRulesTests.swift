@@ -1,0 +1,82 @@
+import AlarmCore
+import Foundation
+import Testing
+
+@Suite struct EngineRulesTests {
+    @Test func idsAreNormalizedAndUnique() throws {
+        let (e, _) = makeEngine()
+        let a = try e.schedule(["duration": .uint32(60)], id: "0B6C2E2A-4F4E-4C41-9D2B-8F0E8C1C9A77")
+        #expect(a.id == "0b6c2e2a-4f4e-4c41-9d2b-8f0e8c1c9a77")
+        #expect(a.path == "/org/alarmd/AlarmManager1/alarm/0b6c2e2a_4f4e_4c41_9d2b_8f0e8c1c9a77")
+        let dup = expectError { () throws(AlarmError) in _ = try e.schedule(["duration": .uint32(60)], id: a.id) }
+        #expect(dup?.name == "org.alarmd.Error.AlreadyExists")
+        // The path form names the same alarm.
+        #expect(try e.alarm("0b6c2e2a_4f4e_4c41_9d2b_8f0e8c1c9a77", visibleTo: "").id == a.id)
+        let generated = try e.schedule(["duration": .uint32(60)])
+        #expect(UUID(uuidString: generated.id) != nil && generated.id == generated.id.lowercased())
+    }
+
+    @Test(arguments: ["bad", "", "0b6c2e2a-4f4e-4c41-9d2b", "0b6c2e2a-4f4e-4c41-9d2b-8f0e8c1c9a77x", "../../etc"])
+    func malformedIdsAreInvalidArgument(_ id: String) {
+        let (e, _) = makeEngine()
+        let err = expectError { () throws(AlarmError) in _ = try e.planCancel(app: "", id: id) }
+        #expect(err?.invalidKey == "id")
+    }
+
+    @Test func appsSeeOnlyTheirOwnAlarms() throws {
+        let (e, _) = makeEngine()
+        e.apply(e.planSetAuthorization(app: "org.example.A", state: .authorized))
+        e.apply(e.planSetAuthorization(app: "org.example.B", state: .authorized))
+        let a = try e.schedule(["duration": .uint32(60)], app: "org.example.A")
+        let b = try e.schedule(["duration": .uint32(60)], app: "org.example.B")
+        #expect(e.alarms(visibleTo: "org.example.A").map(\.id) == [a.id])
+        let err = expectError { () throws(AlarmError) in _ = try e.planCancel(app: "org.example.A", id: b.id) }
+        #expect(err?.name == "org.alarmd.Error.NotFound")
+        #expect(Set(e.alarms(visibleTo: "").map(\.id)) == [a.id, b.id], "the user's own tools see every app")
+        let unknown = expectError { () throws(AlarmError) in _ = try e.planPause(app: "", id: AlarmID.make()) }
+        #expect(unknown?.name == "org.alarmd.Error.NotFound")
+    }
+
+    @Test func authorizationGatesScheduling() throws {
+        let (e, _) = makeEngine()
+        #expect(e.authorization(for: "") == .authorized)
+        #expect(e.authorization(for: "org.example.New") == .notDetermined)
+        let undetermined = expectError { () throws(AlarmError) in _ = try e.schedule(["duration": .uint32(60)], app: "org.example.New") }
+        #expect(undetermined?.name == "org.alarmd.Error.NotAuthorized")
+        e.apply(e.planSetAuthorization(app: "org.example.New", state: .authorized))
+        let a = try e.schedule(["duration": .uint32(60)], app: "org.example.New")
+        let revoke = e.planSetAuthorization(app: "org.example.New", state: .denied)
+        #expect(revoke.removals.map(\.alarm.id) == [a.id] && revoke.removals.map(\.reason) == [.revoked])
+        e.apply(revoke)
+        let denied = expectError { () throws(AlarmError) in _ = try e.schedule(["duration": .uint32(60)], app: "org.example.New") }
+        #expect(denied?.name == "org.alarmd.Error.NotAuthorized")
+        #expect(e.count == 0)
+    }
+
+    @Test func perAppLimit() throws {
+        let (e, _) = makeEngine()
+        e.limits = Limits(maxAlarmsPerApp: 3, maxAlarmsShell: 0)
+        e.apply(e.planSetAuthorization(app: "org.example.A", state: .authorized))
+        var ids: [String] = []
+        for _ in 0..<3 { ids.append(try e.schedule(["duration": .uint32(60)], app: "org.example.A").id) }
+        let err = expectError { () throws(AlarmError) in _ = try e.schedule(["duration": .uint32(60)], app: "org.example.A") }
+        #expect(err?.name == "org.alarmd.Error.LimitReached")
+        for _ in 0..<5 { _ = try e.schedule(["duration": .uint32(60)]) }
+        try e.run { () throws(AlarmError) in try e.planCancel(app: "org.example.A", id: ids[0]) }
+        _ = try e.schedule(["duration": .uint32(60)], app: "org.example.A")
+        #expect(e.alarmCount(of: "org.example.A") == 3)
+    }
+
+    @Test func nextFireTimeIsTheEarliestPendingAlert() throws {
+        let (e, _) = makeEngine()
+        #expect(e.nextFireTime == 0)
+        let late = try e.schedule(["duration": .uint32(600)])
+        let early = try e.schedule(["fixed_date": .int64(Int64(monday0900 / sec) + 120), "pre_alert": .uint32(60)])
+        #expect(e.nextFireTime == early.fireTime)
+        #expect(e.nextDeadline == early.fireTime - 60 * sec, "the pre-alert start comes first")
+        try e.run { () throws(AlarmError) in try e.planCancel(app: "", id: early.id) }
+        #expect(e.nextFireTime == late.fireTime)
+        try e.run { () throws(AlarmError) in try e.planPause(app: "", id: late.id) }
+        #expect(e.nextFireTime == 0)
+    }
+}
