@@ -43,6 +43,8 @@ public final class Bus {
 
     public func attach(_ loop: EventLoop) throws(BusError) {
         try check(sd_bus_attach_event(handle, loop.handle, 0), "attach bus to event loop")
+        // A service without its bus has nothing left to do: end the loop.
+        try check(sd_bus_set_exit_on_disconnect(handle, 1), "exit on disconnect")
     }
 
     public func flush() { sd_bus_flush(handle) }

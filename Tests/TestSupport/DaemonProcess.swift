@@ -1,0 +1,47 @@
+import Foundation
+import Glibc
+
+/// The real `alarmd` binary on a test bus, with its own state directory.
+public final class DaemonProcess {
+    public let process: ChildProcess
+    public let logPath: String
+
+    public init(bus: TestBus, stateDir: String, extraArgs: [String] = [], environment: [String: String] = [:]) throws {
+        logPath = stateDir + "/alarmd.log"
+        try FileManager.default.createDirectory(atPath: stateDir, withIntermediateDirectories: true)
+        var env = ProcessInfo.processInfo.environment
+        env.removeValue(forKey: "DBUS_SESSION_BUS_ADDRESS")
+        env.merge(environment) { _, new in new }
+        process = try ChildProcess(Products.alarmd, ["--bus-address", bus.address, "--state-dir", stateDir] + extraArgs,
+                                   environment: env, stderrPath: logPath)
+        let probe = try Client(address: bus.address)
+        let deadline = Date().addingTimeInterval(20)
+        while !probe.nameHasOwner(managerName) {
+            if process.wait(timeout: 0.01) != nil { throw TestFailure("alarmd exited at start:\n\(log)") }
+            if Date() > deadline { throw TestFailure("alarmd did not take its name:\n\(log)") }
+        }
+    }
+
+    public var log: String { (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "" }
+
+    /// SIGKILL: no chance to flush or clean up.
+    public func kill9() {
+        process.signal(SIGKILL)
+        process.wait()
+    }
+
+    deinit { process.stop() }
+}
+
+/// Runs a command to completion and returns its exit status and output.
+public func runCommand(_ path: String, _ args: [String], environment: [String: String]? = nil) throws -> (status: Int32, out: String, err: String) {
+    let dir = TempDir("alarmd-cmd")
+    let outPath = dir.path + "/out", errPath = dir.path + "/err"
+    let fd = open(outPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+    defer { close(fd) }
+    let child = try ChildProcess(path, args, environment: environment, stdoutPipe: fd, stderrPath: errPath)
+    guard let status = child.wait(timeout: 60) else { throw TestFailure("\(path) did not finish") }
+    let out = (try? String(contentsOfFile: outPath, encoding: .utf8)) ?? ""
+    let err = (try? String(contentsOfFile: errPath, encoding: .utf8)) ?? ""
+    return ((status >> 8) & 0xff, out, err)
+}

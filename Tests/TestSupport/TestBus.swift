@@ -1,0 +1,44 @@
+import Foundation
+import Glibc
+
+/// A private `dbus-daemon`, started as a child we keep and reap (never `--fork`: nothing here would
+/// reap the orphan).
+public final class TestBus {
+    public let address: String
+    public let dir: TempDir
+    private let process: ChildProcess
+
+    /// `serviceDirectory`: a directory of D-Bus activation files this bus may use.
+    public init(serviceDirectory: String? = nil) throws {
+        dir = TempDir("alarmd-bus")
+        let config = """
+            <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
+             "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
+            <busconfig>
+              <type>session</type>
+              <listen>unix:dir=\(dir.path)</listen>
+              \(serviceDirectory.map { "<servicedir>\($0)</servicedir>" } ?? "")
+              <policy context="default">
+                <allow send_destination="*" eavesdrop="true"/>
+                <allow eavesdrop="true"/>
+                <allow own="*"/>
+              </policy>
+            </busconfig>
+            """
+        let configPath = dir.path + "/bus.conf"
+        try config.write(toFile: configPath, atomically: true, encoding: .utf8)
+        var fds: [Int32] = [0, 0]
+        guard pipe(&fds) == 0 else { throw TestFailure("pipe") }
+        process = try ChildProcess("/usr/bin/dbus-daemon", ["--config-file=\(configPath)", "--nofork", "--print-address=1"],
+                                   stdoutPipe: fds[1], stderrPath: dir.path + "/dbus-daemon.log")
+        close(fds[1])
+        defer { close(fds[0]) }
+        var line = [UInt8]()
+        var byte: UInt8 = 0
+        while read(fds[0], &byte, 1) == 1, byte != UInt8(ascii: "\n") { line.append(byte) }
+        address = String(decoding: line, as: UTF8.self)
+        guard address.hasPrefix("unix:") else { throw TestFailure("dbus-daemon gave no address") }
+    }
+
+    deinit { process.stop() }
+}
