@@ -23,6 +23,7 @@ let package = Package(
                 path: "Sources/AlarmDaemon"),
 
         .executableTarget(name: "alarmd", dependencies: ["AlarmDaemon"], path: "Sources/alarmd"),
+        .executableTarget(name: "alarmd-bench", dependencies: ["AlarmCore"], path: "bench/AlarmBench"),
 
         .target(name: "TestSupport", dependencies: ["SDBus", "AlarmCore"], path: "Tests/TestSupport"),
         .testTarget(name: "AlarmCoreTests", dependencies: ["AlarmCore"], path: "Tests/AlarmCoreTests"),

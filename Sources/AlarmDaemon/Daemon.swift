@@ -84,7 +84,7 @@ public final class Daemon {
                 if old.state != a.state { Log.info("alarm \(a.id): \(old.state.rawValue) → \(a.state.rawValue)") }
                 emit { () throws(BusError) in try bus.emitPropertiesChanged(path: a.path, interface: Interfaces.alarm, changed) }
             } else {
-                Log.info("alarm \(a.id) (app '\(a.appId)', \(a.kind.rawValue)) added: \(a.state.rawValue), fires at \(a.fireTime)")
+                Log.info("alarm \(a.id) (app '\(a.appId)', \(a.kind.rawValue)) added: \(a.state.rawValue), fires \(Log.time(a.fireTime))")
                 emit { () throws(BusError) in try bus.emitObjectAdded(path: a.path) }
             }
         }

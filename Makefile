@@ -1,0 +1,47 @@
+# alarmd: `make run` sets up and runs the daemon, `make test` runs the whole test suite.
+PREFIX ?= /usr/local
+DESTDIR ?=
+BINDIR = $(PREFIX)/bin
+DATADIR = $(PREFIX)/share
+
+.PHONY: deps build run test bench install uninstall clean
+
+deps:
+	@scripts/install-deps
+
+build: deps
+	swift build -c release --product alarmd
+
+run: deps
+	scripts/run-alarmd
+
+# Warnings are errors: the project builds with zero warnings in Swift 6 mode.
+test: deps
+	swift build --build-tests -Xswiftc -warnings-as-errors
+	swift test --skip-build
+
+bench: deps
+	bench/run
+
+install: deps
+	swift build -c release --product alarmd --static-swift-stdlib
+	install -Dm755 "$$(swift build -c release --show-bin-path)/alarmd" "$(DESTDIR)$(BINDIR)/alarmd"
+	sed 's|/usr/local/bin/alarmd|$(BINDIR)/alarmd|' dbus/org.alarmd.AlarmManager1.service | \
+		install -Dm644 /dev/stdin "$(DESTDIR)$(DATADIR)/dbus-1/services/org.alarmd.AlarmManager1.service"
+	install -Dm644 dbus/org.alarmd.AlarmManager1.xml "$(DESTDIR)$(DATADIR)/dbus-1/interfaces/org.alarmd.AlarmManager1.xml"
+	install -Dm644 dbus/org.alarmd.Alarm1.xml "$(DESTDIR)$(DATADIR)/dbus-1/interfaces/org.alarmd.Alarm1.xml"
+	sed 's|/usr/local/bin/alarmd|$(BINDIR)/alarmd|' systemd/alarmd.service | \
+		install -Dm644 /dev/stdin "$(DESTDIR)$(PREFIX)/lib/systemd/user/alarmd.service"
+	install -d "$(DESTDIR)$(DATADIR)/alarmd/sounds"
+	for f in sounds/*.oga; do [ -e "$$f" ] && install -m644 "$$f" "$(DESTDIR)$(DATADIR)/alarmd/sounds/"; done; true
+
+uninstall:
+	rm -f "$(DESTDIR)$(BINDIR)/alarmd" \
+	      "$(DESTDIR)$(DATADIR)/dbus-1/services/org.alarmd.AlarmManager1.service" \
+	      "$(DESTDIR)$(DATADIR)/dbus-1/interfaces/org.alarmd.AlarmManager1.xml" \
+	      "$(DESTDIR)$(DATADIR)/dbus-1/interfaces/org.alarmd.Alarm1.xml" \
+	      "$(DESTDIR)$(PREFIX)/lib/systemd/user/alarmd.service"
+	rm -rf "$(DESTDIR)$(DATADIR)/alarmd"
+
+clean:
+	swift package clean
