@@ -10,14 +10,19 @@ public final class Daemon {
     let store: Store
     let engine: AlarmEngine
     let identity = Identity()
+    let config: DaemonConfig
+    private(set) var notifier: Notifier!
+    private(set) var prompter: AuthorizationPrompter!
     private var timer: TimerSource?
     private var announcedNextFire: USec = 0
     /// Whether alarms can wake the machine; decided when the wake-capable timer is tried.
     var wakeSupported = false
 
     public init(options: Options) throws {
+        config = Daemon.loadConfig(options.configFile ?? Daemon.defaultConfigFile())
         store = try Store(directory: options.stateDirectory ?? Store.defaultDirectory())
-        engine = AlarmEngine(clock: SystemClock(), timeZone: .current)
+        engine = AlarmEngine(clock: SystemClock(), timeZone: .current, policy: config.policy, limits: config.limits,
+                             ringTimeout: config.ringTimeout)
         let (alarms, skipped) = try store.loadAlarms()
         engine.load(alarms: alarms, authorizations: try store.loadAuthorizations())
         Log.info("store \(store.path): \(alarms.count) alarms loaded\(skipped > 0 ? ", \(skipped) unreadable" : "")")
@@ -35,6 +40,8 @@ public final class Daemon {
         try bus.exportFallback(AlarmObjects(daemon: self), prefix: AlarmID.alarmPathPrefix, interface: Interfaces.alarm,
                                members: Interfaces.alarmMembers)
         try bus.addObjectManager(path: AlarmID.managerPath)
+        notifier = try Notifier(bus: bus)
+        prompter = AuthorizationPrompter(daemon: self)
         try bus.addMatch("type='signal',sender='org.freedesktop.DBus',interface='org.freedesktop.DBus',member='NameOwnerChanged'") { [unowned self] m in
             // A connection that went away loses its registered identity.
             if let args = try? m.readAll(), args.count == 3, case .string(let name) = args[0],
@@ -52,6 +59,21 @@ public final class Daemon {
         Log.info("exiting")
         bus.flush()
         return r
+    }
+
+    static func defaultConfigFile() -> String {
+        let env = ProcessInfo.processInfo.environment
+        let base = env["XDG_CONFIG_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? (env["HOME"] ?? NSHomeDirectory()) + "/.config"
+        return base + "/alarmd/alarmd.conf"
+    }
+
+    /// A missing file is the defaults; a malformed line is reported and its default kept.
+    static func loadConfig(_ path: String) -> DaemonConfig {
+        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { return DaemonConfig() }
+        let (config, warnings) = DaemonConfig.parse(text, file: path)
+        for w in warnings { Log.warning(w) }
+        Log.info("configuration \(path): unknown apps \(config.policy.unknownApps.rawValue), shell \(config.policy.shellAuthorized ? "allowed" : "denied"), \(config.limits.maxAlarmsPerApp) alarms per app")
+        return config
     }
 
     /// Persists `m`, then announces it. Throws (having changed nothing) when it cannot be made durable.

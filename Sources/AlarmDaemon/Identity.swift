@@ -1,25 +1,65 @@
 import AlarmCore
+import Foundation
+import SDBus
 
-/// Which app each bus connection speaks for. Cached per connection and dropped when the connection
-/// goes away, so a unique name reused by the bus can never inherit an identity.
+/// Which app each bus connection speaks for, resolved once per connection from what the bus driver
+/// and the kernel say of it (sandbox first), and dropped when the connection goes away, so a unique
+/// name can never inherit an identity.
 final class Identity {
-    private var registered: [String: String] = [:]
+    private var cache: [String: CallerIdentity] = [:]
+    /// Where `/proc` is; tests of the resolution order do not need a real sandbox.
+    private let procRoot: String
 
-    /// The app id of `sender`: its registered id, else the empty id (the user's own tools).
-    func app(for sender: String) -> String { registered[sender] ?? "" }
+    init(procRoot: String = "/proc") { self.procRoot = procRoot }
 
-    /// `RegisterApp`: once per connection; the same id again is harmless, a different one refused.
-    func register(sender: String, app: String) throws(AlarmError) {
-        let id = try AppID.validate(app)
-        if let existing = registered[sender] {
-            if existing == id { return }
-            throw .invalidState("this connection is already registered as '\(existing)'")
+    func identity(of call: Message) -> CallerIdentity {
+        guard let sender = call.sender else { return .unidentified("no sender") }
+        if let known = cache[sender] { return known }
+        let creds = call.senderCredentials()
+        let resolved = SandboxIdentity.resolve(flatpakInfo: creds.pid.flatMap(flatpakInfo(pid:)),
+                                               appArmorLabel: creds.securityLabel, registered: nil)
+        cache[sender] = resolved
+        if case .app(let id, true) = resolved { Log.info("connection \(sender) is sandboxed app \(id)") }
+        if case .unidentified(let why) = resolved { Log.warning("connection \(sender): \(why); it may do nothing") }
+        return resolved
+    }
+
+    /// The empty id for the user's tools, the app id otherwise; NotAuthorized for a sandbox that
+    /// cannot be told apart.
+    func appId(of call: Message) throws(AlarmError) -> String {
+        switch identity(of: call) {
+        case .shell: return ""
+        case .app(let id, _): return id
+        case .unidentified(let why): throw .notAuthorized("the caller cannot be identified: \(why)")
         }
-        registered[sender] = id
-        Log.info("connection \(sender) registered as app \(id)")
+    }
+
+    /// `RegisterApp`: once per connection; the same id again is harmless, a different one refused;
+    /// a sandboxed app may only name its own id.
+    func register(_ call: Message, app: String) throws(AlarmError) {
+        let id = try AppID.validate(app)
+        switch identity(of: call) {
+        case .app(let existing, let sandboxed):
+            if existing == id { return }
+            if sandboxed { throw .notAuthorized("a sandboxed app is '\(existing)' and cannot claim '\(id)'") }
+            throw .invalidState("this connection is already registered as '\(existing)'")
+        case .unidentified(let why):
+            throw .notAuthorized("the caller cannot be identified: \(why)")
+        case .shell:
+            cache[call.sender ?? ""] = .app(id, sandboxed: false)
+            Log.info("connection \(call.sender ?? "?") registered as app \(id)")
+        }
     }
 
     func forget(sender: String) {
-        registered.removeValue(forKey: sender)
+        cache.removeValue(forKey: sender)
+    }
+
+    /// `/proc/PID/root/.flatpak-info` as the sandbox sees its own root; nil when there is none.
+    /// A file that exists but cannot be read still marks a sandbox ("").
+    private func flatpakInfo(pid: pid_t) -> String? {
+        let path = "\(procRoot)/\(pid)/root/.flatpak-info"
+        guard FileManager.default.fileExists(atPath: path) else { return nil }
+        return (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
     }
 }

@@ -12,29 +12,63 @@ final class ManagerObject: BusObject {
     var engine: AlarmEngine { daemon.engine }
 
     func handle(_ call: MethodCall) throws(BusError) -> MethodResult {
-        let app = daemon.identity.app(for: call.sender)
+        var app = "?"
         do throws(AlarmError) {
-            return .reply(try dispatch(call, app: app))
+            if call.member == "RegisterApp" {
+                try daemon.identity.register(call.message, app: call.args.first?.stringValue ?? "")
+                return .reply([])
+            }
+            app = try daemon.identity.appId(of: call.message)
+            return try dispatch(call, app: app)
         } catch {
             Log.info("\(call.member) from \(call.sender) (app '\(app)') refused: \(error.name): \(error.message)")
             throw BusError(error.name, error.message)
         }
     }
 
-    private func dispatch(_ call: MethodCall, app: String) throws(AlarmError) -> [Value] {
+    private func dispatch(_ call: MethodCall, app: String) throws(AlarmError) -> MethodResult {
         let a = call.args
         func string(_ i: Int) -> String { a[i].stringValue ?? "" }
         switch call.member {
-        case "RegisterApp":
-            try daemon.identity.register(sender: call.sender, app: string(0))
-            return []
         case "GetAuthorizationState":
-            return [.string(engine.authorization(for: app).rawValue)]
+            return .reply([.string(engine.authorization(for: app).rawValue)])
         case "RequestAuthorization":
-            if string(0).trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
+            let description = string(0).trimmingCharacters(in: .whitespacesAndNewlines)
+            if description.isEmpty {
                 throw .invalidArgument(key: "usage_description", reason: "must say why the app wants to ring alarms")
             }
-            return [.string(engine.authorization(for: app).rawValue)]
+            if description.count > AlarmConfiguration.maxCompletionLength {
+                throw .invalidArgument(key: "usage_description", reason: "must be at most \(AlarmConfiguration.maxCompletionLength) characters")
+            }
+            guard engine.authorization(for: app) == .notDetermined else {
+                return .reply([.string(engine.authorization(for: app).rawValue)])
+            }
+            daemon.prompter.request(app: app, description: description, waiter: call.message)
+            return .later
+        case "Schedule":
+            let config = try configuration(a[1], key: "configuration")
+            let m: Mutation
+            do {
+                m = try engine.planSchedule(app: app, id: string(0), configuration: config)
+            } catch {
+                // AlarmKit: scheduling before the user decided asks the user, and fails for now.
+                if case .notAuthorized = error, engine.authorization(for: app) == .notDetermined {
+                    daemon.prompter.request(app: app, description: nil, waiter: nil)
+                }
+                throw error
+            }
+            try daemon.commit(m)
+            let id = m.upserts.first?.id ?? m.removals.first?.alarm.id ?? ""
+            return .reply([.objectPath(AlarmID.path(of: id))])
+        default:
+            return .reply(try dispatchSimple(call, app: app))
+        }
+    }
+
+    private func dispatchSimple(_ call: MethodCall, app: String) throws(AlarmError) -> [Value] {
+        let a = call.args
+        func string(_ i: Int) -> String { a[i].stringValue ?? "" }
+        switch call.member {
         case "SetAuthorization":
             try requireShell(app, call.member)
             let target = try AppID.validate(string(0))
@@ -44,18 +78,13 @@ final class ManagerObject: BusObject {
             if engine.authorizations[target] != state {
                 try daemon.commit(engine.planSetAuthorization(app: target, state: state))
             }
+            daemon.prompter.settled(target)
             return []
         case "ListAuthorizations":
             try requireShell(app, call.member)
             let entries = engine.authorizations.sorted { $0.key < $1.key }
                 .map { Value.DictEntry(.string($0.key), .string($0.value.rawValue)) }
             return [.dict(key: "s", value: "s", entries)]
-        case "Schedule":
-            let config = try configuration(a[1], key: "configuration")
-            let m = try engine.planSchedule(app: app, id: string(0), configuration: config)
-            try daemon.commit(m)
-            let id = m.upserts.first?.id ?? m.removals.first?.alarm.id ?? ""
-            return [.objectPath(AlarmID.path(of: id))]
         case "Update":
             let changes = try configuration(a[1], key: "changes")
             guard case .array(_, let items) = a[2] else { return [] }
@@ -114,20 +143,21 @@ final class AlarmObjects: BusObject {
 
     init(daemon: Daemon) { self.daemon = daemon }
 
-    private func visibleApp(_ sender: String?) -> String {
-        // Outside a call (signals from the timer) every object is visible to sd-bus itself.
-        sender.map { daemon.identity.app(for: $0) } ?? ""
+    /// Whose alarms the caller may see; nil for a caller that may see none.
+    private func visibleApp(_ caller: Message?) -> String? {
+        // Outside a call (signals built by sd-bus itself) every object exists.
+        guard let caller else { return "" }
+        return try? daemon.identity.appId(of: caller)
     }
 
-    private func alarm(at path: String, sender: String?) -> Alarm? {
-        guard let id = AlarmID.id(fromPath: path) else { return nil }
-        return try? daemon.engine.alarm(id, visibleTo: visibleApp(sender))
+    func exists(path: String, caller: Message?) -> Bool {
+        guard let id = AlarmID.id(fromPath: path), let app = visibleApp(caller) else { return false }
+        return (try? daemon.engine.alarm(id, visibleTo: app)) != nil
     }
 
-    func exists(path: String, sender: String?) -> Bool { alarm(at: path, sender: sender) != nil }
-
-    func children(sender: String?) -> [String] {
-        daemon.engine.alarms(visibleTo: visibleApp(sender)).map(\.path)
+    func children(caller: Message?) -> [String] {
+        guard let app = visibleApp(caller) else { return [] }
+        return daemon.engine.alarms(visibleTo: app).map(\.path)
     }
 
     func property(_ name: String, path: String) -> Value? {

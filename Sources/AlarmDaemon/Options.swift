@@ -2,12 +2,14 @@
 public struct Options: Sendable {
     public var busAddress: String?
     public var stateDirectory: String?
+    public var configFile: String?
 
     public static let usage = """
-        usage: alarmd [--bus-address ADDRESS] [--state-dir DIR]
+        usage: alarmd [--bus-address ADDRESS] [--state-dir DIR] [--config FILE]
 
           --bus-address ADDRESS  serve on this bus instead of the session bus (tests)
           --state-dir DIR        keep the database in DIR instead of $XDG_STATE_HOME/alarmd
+          --config FILE          read FILE instead of $XDG_CONFIG_HOME/alarmd/alarmd.conf
           --version              print the version
         """
 
@@ -27,6 +29,9 @@ public struct Options: Sendable {
             case "--state-dir":
                 guard let v = it.next(), v.hasPrefix("/") else { return .exit("--state-dir needs an absolute path\n" + usage, code: 2) }
                 o.stateDirectory = v
+            case "--config":
+                guard let v = it.next() else { return .exit("--config needs a file\n" + usage, code: 2) }
+                o.configFile = v
             case "--version":
                 return .exit("alarmd \(Interfaces.version)", code: 0)
             case "-h", "--help":

@@ -69,6 +69,8 @@ public final class TimerSource {
 }
 
 private let timerTrampoline: sd_event_time_handler_t = { _, _, userdata in
-    Unmanaged<TimerSource>.fromOpaque(userdata!).takeUnretainedValue().fire()
+    // The handler may drop the last reference to its own timer: keep it alive until it returns.
+    let timer = Unmanaged<TimerSource>.fromOpaque(userdata!).takeUnretainedValue()
+    withExtendedLifetime(timer) { timer.fire() }
     return 0
 }

@@ -31,6 +31,20 @@ public final class Message {
         return BusError(e, fallback: -EIO, "error reply")
     }
 
+    /// What the bus driver vouches for about the sender: its PID and its LSM (AppArmor/SELinux)
+    /// label, both taken by the kernel when it connected.
+    public func senderCredentials() -> (pid: pid_t?, securityLabel: String?) {
+        var creds: OpaquePointer?
+        let mask = UInt64(SD_BUS_CREDS_PID) | UInt64(SD_BUS_CREDS_SELINUX_CONTEXT)
+        guard sd_bus_query_sender_creds(handle, mask, &creds) >= 0, let creds else { return (nil, nil) }
+        defer { sd_bus_creds_unref(creds) }
+        var pid: pid_t = 0
+        var label: UnsafePointer<CChar>?
+        let hasPid = sd_bus_creds_get_pid(creds, &pid) >= 0
+        let hasLabel = sd_bus_creds_get_selinux_context(creds, &label) >= 0
+        return (hasPid ? pid : nil, hasLabel ? label.map { String(cString: $0) } : nil)
+    }
+
     // MARK: reading
 
     /// Reads every remaining argument.

@@ -43,15 +43,16 @@ public enum MethodResult {
 public protocol BusObject: AnyObject {
     func handle(_ call: MethodCall) throws(BusError) -> MethodResult
     func property(_ name: String, path: String) -> Value?
-    /// For fallback objects: whether `path` exists for the caller `sender` (nil outside a call).
-    func exists(path: String, sender: String?) -> Bool
-    /// For fallback objects: the child object paths `sender` may see.
-    func children(sender: String?) -> [String]
+    /// For fallback objects: whether `path` exists for the sender of `caller` (nil outside a call,
+    /// when sd-bus itself builds a signal).
+    func exists(path: String, caller: Message?) -> Bool
+    /// For fallback objects: the child object paths the sender of `caller` may see.
+    func children(caller: Message?) -> [String]
 }
 
 extension BusObject {
-    public func exists(path: String, sender: String?) -> Bool { true }
-    public func children(sender: String?) -> [String] { [] }
+    public func exists(path: String, caller: Message?) -> Bool { true }
+    public func children(caller: Message?) -> [String] { [] }
 }
 
 /// An exported interface: the C vtable (built with the real sd-bus macros in the shim) and the
@@ -128,9 +129,9 @@ private func exported(_ userdata: UnsafeMutableRawPointer?) -> ExportedInterface
     Unmanaged<ExportedInterface>.fromOpaque(userdata!).takeUnretainedValue()
 }
 
-private func currentSender(_ bus: OpaquePointer?) -> String? {
-    guard let bus, let m = sd_bus_get_current_message(bus), let s = sd_bus_message_get_sender(m) else { return nil }
-    return String(cString: s)
+private func currentCall(_ bus: OpaquePointer?) -> Message? {
+    guard let bus, let m = sd_bus_get_current_message(bus), sd_bus_message_get_sender(m) != nil else { return nil }
+    return Message(retaining: m)
 }
 
 private let methodTrampoline: sd_bus_message_handler_t = { m, userdata, retError in
@@ -165,13 +166,13 @@ private let propertyTrampoline: sd_bus_property_get_t = { _, path, _, property, 
 
 private let findTrampoline: sd_bus_object_find_t = { bus, path, _, userdata, found, _ in
     let e = exported(userdata)
-    guard e.object.exists(path: String(cString: path!), sender: currentSender(bus)) else { return 0 }
+    guard e.object.exists(path: String(cString: path!), caller: currentCall(bus)) else { return 0 }
     found?.pointee = userdata
     return 1
 }
 
 private let enumeratorTrampoline: sd_bus_node_enumerator_t = { bus, _, userdata, nodes, _ in
-    let paths = exported(userdata).object.children(sender: currentSender(bus))
+    let paths = exported(userdata).object.children(caller: currentCall(bus))
     let strv = UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>.allocate(capacity: paths.count + 1)
     for (i, p) in paths.enumerated() { strv[i] = strdup(p) }
     strv[paths.count] = nil

@@ -1,0 +1,61 @@
+/// `alarmd.conf`: every key optional; a malformed line is reported with its file and line, and its
+/// default is kept. The daemon never refuses to start over its configuration.
+public struct DaemonConfig: Equatable, Sendable {
+    public var policy = AuthorizationPolicy()
+    /// Seconds a consent prompt waits for an answer.
+    public var promptTimeout: UInt64 = 120
+    public var limits = Limits()
+    /// Seconds before an unanswered alarm stops and counts as missed.
+    public var ringTimeout: UInt64 = 600
+    /// Seconds late an alarm may still ring after suspend or downtime.
+    public var missedGrace: UInt64 = 60
+
+    public init() {}
+
+    /// Parses `text`; the returned warnings read `file:line: message`.
+    public static func parse(_ text: String, file: String) -> (DaemonConfig, [String]) {
+        var c = DaemonConfig()
+        let kf = KeyFile(text)
+        var warnings = kf.problems.map { "\(file):\($0.line): \($0.message)" }
+        for e in kf.entries {
+            func warn(_ m: String) { warnings.append("\(file):\(e.line): \(e.key): \(m); keeping the default") }
+            func seconds(max: UInt64, min: UInt64 = 0) -> UInt64? {
+                guard let v = UInt64(e.value), v >= min, v <= max else {
+                    warn("'\(e.value)' is not a whole number of seconds between \(min) and \(max)")
+                    return nil
+                }
+                return v
+            }
+            func count(max: Int) -> Int? {
+                guard let v = Int(e.value), v >= 0, v <= max else {
+                    warn("'\(e.value)' is not a number between 0 and \(max)")
+                    return nil
+                }
+                return v
+            }
+            switch (e.group, e.key) {
+            case ("authorization", "default"):
+                if let d = AuthorizationPolicy.Default(rawValue: e.value) { c.policy.unknownApps = d } else { warn("expected ask, allow or deny, got '\(e.value)'") }
+            case ("authorization", "shell"):
+                switch e.value {
+                case "allow": c.policy.shellAuthorized = true
+                case "deny": c.policy.shellAuthorized = false
+                default: warn("expected allow or deny, got '\(e.value)'")
+                }
+            case ("authorization", "prompt_timeout"):
+                if let v = seconds(max: 86_400, min: 1) { c.promptTimeout = v }
+            case ("limits", "max_alarms_per_app"):
+                if let v = count(max: 1_000_000), v > 0 { c.limits.maxAlarmsPerApp = v } else if e.value == "0" { warn("must be at least 1") }
+            case ("limits", "max_alarms_shell"):
+                if let v = count(max: 1_000_000) { c.limits.maxAlarmsShell = v }
+            case ("ringing", "ring_timeout"):
+                if let v = seconds(max: 86_400, min: 1) { c.ringTimeout = v }
+            case ("time", "missed_grace"):
+                if let v = seconds(max: 86_400) { c.missedGrace = v }
+            default:
+                warnings.append("\(file):\(e.line): unknown key '\(e.key)' in [\(e.group)]; ignored")
+            }
+        }
+        return (c, warnings)
+    }
+}

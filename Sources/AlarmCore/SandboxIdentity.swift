@@ -1,0 +1,62 @@
+/// Who a caller is, from what the kernel and its sandbox say of it — never from what it claims.
+public enum CallerIdentity: Equatable, Sendable {
+    /// The user's own tools (alarmctl, busctl, scripts): the empty app id.
+    case shell
+    /// An app; `sandboxed` apps cannot claim another id.
+    case app(String, sandboxed: Bool)
+    /// A sandboxed process whose app cannot be told: it may do nothing.
+    case unidentified(String)
+
+    public var appId: String? {
+        switch self {
+        case .shell: return ""
+        case .app(let id, _): return id
+        case .unidentified: return nil
+        }
+    }
+}
+
+public enum SandboxIdentity {
+    /// The app of a Flatpak sandbox from its `/.flatpak-info` (`[Application] name=`).
+    /// A file without an application (a bare runtime) names no app.
+    public static func flatpakApp(infoFile text: String) -> String? {
+        let file = KeyFile(text)
+        guard let name = file["Application", "name"], (try? AppID.validate(name)) != nil else { return nil }
+        return name
+    }
+
+    /// The snap of an AppArmor label: `snap.<name>.<app>` or `snap.<name>.hook.<hook>`, optionally
+    /// followed by ` (enforce)`/` (complain)`. The app id is `snap.<name>`: authorization is per snap,
+    /// as it is per Flatpak app. Other labels (`unconfined`, `snap-update-ns.<name>`, …) are not snaps.
+    public static func snapApp(appArmorLabel label: String) -> String? {
+        let profile = label.split(separator: " ", maxSplits: 1).first.map(String.init) ?? ""
+        let parts = profile.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count >= 3, parts[0] == "snap", !parts[1].isEmpty, !parts[2].isEmpty else { return nil }
+        let id = "snap.\(parts[1])"
+        return (try? AppID.validate(id)) != nil ? id : nil
+    }
+
+    /// Resolution order of the contract: sandbox (Flatpak, then Snap), then `RegisterApp`, then the shell.
+    /// `flatpakInfo` is nil when the caller has no `/.flatpak-info`; an unreadable one is "" (sandboxed, unknown).
+    public static func resolve(flatpakInfo: String?, appArmorLabel: String?, registered: String?) -> CallerIdentity {
+        if let info = flatpakInfo {
+            if let app = flatpakApp(infoFile: info) { return .app(app, sandboxed: true) }
+            return .unidentified("a Flatpak sandbox without an application name")
+        }
+        if let label = appArmorLabel, let snap = snapApp(appArmorLabel: label) { return .app(snap, sandboxed: true) }
+        if let registered { return .app(registered, sandboxed: false) }
+        return .shell
+    }
+}
+
+/// The `Name=` of a desktop entry, for prompts that name the app as the user knows it.
+public enum DesktopEntry {
+    public static func displayName(_ text: String, languages: [String] = []) -> String? {
+        let file = KeyFile(text)
+        for lang in languages {
+            if let n = file["Desktop Entry", "Name[\(lang)]"], !n.isEmpty { return n }
+        }
+        guard let name = file["Desktop Entry", "Name"], !name.isEmpty else { return nil }
+        return name
+    }
+}

@@ -1,0 +1,46 @@
+import AlarmCore
+import Foundation
+
+/// Finds an app's desktop entry in the XDG data directories, to show its name as the user knows it.
+enum AppDirectory {
+    static func dataDirectories() -> [String] {
+        let env = ProcessInfo.processInfo.environment
+        let home = env["HOME"] ?? NSHomeDirectory()
+        let dataHome = env["XDG_DATA_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? home + "/.local/share"
+        let dataDirs = (env["XDG_DATA_DIRS"].flatMap { $0.isEmpty ? nil : $0 } ?? "/usr/local/share:/usr/share")
+            .split(separator: ":").map(String.init).filter { $0.hasPrefix("/") }
+        return [dataHome] + dataDirs + [home + "/.local/share/flatpak/exports/share", "/var/lib/flatpak/exports/share"]
+    }
+
+    /// The user's languages for `Name[xx]`, most specific first.
+    static func languages() -> [String] {
+        let env = ProcessInfo.processInfo.environment
+        guard let lang = env["LC_ALL"] ?? env["LC_MESSAGES"] ?? env["LANG"], !lang.isEmpty, lang != "C", lang != "POSIX" else { return [] }
+        let base = String(lang.split(separator: ".").first ?? "")
+        let short = String(base.split(separator: "_").first ?? "")
+        return base == short ? [base] : [base, short]
+    }
+
+    /// (display name, icon) of `app`, or the app id itself when no entry exists.
+    static func describe(_ app: String) -> (name: String, icon: String) {
+        var candidates = ["applications/\(app).desktop"]
+        if app.hasPrefix("snap.") {
+            let snap = app.dropFirst(5)
+            candidates.append("applications/\(snap)_\(snap).desktop")
+        }
+        for dir in dataDirectories() {
+            for c in candidates {
+                guard let text = try? String(contentsOfFile: dir + "/" + c, encoding: .utf8),
+                      let name = DesktopEntry.displayName(text, languages: languages()) else { continue }
+                return (name, KeyFile(text)["Desktop Entry", "Icon"] ?? "")
+            }
+            if app.hasPrefix("snap.") {
+                let snapDir = "/var/lib/snapd/desktop/applications/\(app.dropFirst(5))_\(app.dropFirst(5)).desktop"
+                if let text = try? String(contentsOfFile: snapDir, encoding: .utf8), let name = DesktopEntry.displayName(text) {
+                    return (name, KeyFile(text)["Desktop Entry", "Icon"] ?? "")
+                }
+            }
+        }
+        return (app, "")
+    }
+}

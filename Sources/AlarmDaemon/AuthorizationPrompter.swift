@@ -1,0 +1,94 @@
+import AlarmCore
+import SDBus
+
+/// AlarmKit's `requestAuthorization()`: asks the user once per app, through a desktop notification
+/// with Allow / Don't Allow, and answers every waiting caller when the user decides. Concurrent
+/// requests from one app share one prompt.
+final class AuthorizationPrompter {
+    private struct Prompt {
+        var waiters: [Message] = []
+        var notification: UInt32?
+        var timer: TimerSource?
+    }
+
+    private unowned let daemon: Daemon
+    private var prompts: [String: Prompt] = [:]
+    /// The last usage description each app gave, for prompts started by `Schedule`.
+    private var descriptions: [String: String] = [:]
+
+    init(daemon: Daemon) { self.daemon = daemon }
+
+    var pendingApps: [String] { Array(prompts.keys) }
+
+    /// Asks about `app` unless a prompt is already open; `waiter` (a method call) gets the answer.
+    func request(app: String, description: String?, waiter: Message?) {
+        if let description { descriptions[app] = description }
+        if prompts[app] != nil {
+            if let waiter { prompts[app]!.waiters.append(waiter) }
+            return
+        }
+        prompts[app] = Prompt(waiters: waiter.map { [$0] } ?? [])
+        let (name, icon) = AppDirectory.describe(app)
+        let why = descriptions[app] ?? "It has not said why."
+        let n = Notification(icon: icon.isEmpty ? "preferences-system-time" : icon,
+                             summary: "Allow “\(name)” to ring alarms?",
+                             body: "\(why.markupEscaped)\n\nAlarms and timers from “\(name.markupEscaped)” ring even when it is closed.",
+                             actions: [("allow", "Allow"), ("deny", "Don't Allow")],
+                             hints: [("urgency", .byte(1)), ("x-alarmd-app-id", .string(app))],
+                             expireTimeout: 0)
+        Log.info("asking the user whether '\(app)' may ring alarms")
+        daemon.notifier.notify(n, events: { [unowned self] event in
+            switch event {
+            case .action("allow"): self.finish(app, decided: .authorized, by: "the user allowed it")
+            case .action("deny"): self.finish(app, decided: .denied, by: "the user did not allow it")
+            case .action: break
+            case .closed(let reason): self.finish(app, decided: nil, by: "the prompt was closed (reason \(reason))")
+            }
+        }, done: { [unowned self] result in
+            switch result {
+            case .success(let id):
+                guard self.prompts[app] != nil else { self.daemon.notifier.close(id); return }
+                self.prompts[app]!.notification = id
+                let timer = try? self.daemon.loop.makeTimer(clock: CLOCK_MONOTONIC) { [unowned self] in
+                    self.finish(app, decided: nil, by: "no answer within \(self.daemon.config.promptTimeout) s")
+                }
+                timer?.arm(at: monotonicNow() + self.daemon.config.promptTimeout * usecPerSecond)
+                self.prompts[app]!.timer = timer
+            case .failure(let error):
+                // Nobody can be asked: the configured policy for unknown apps decides.
+                let policy = self.daemon.config.policy.initialState(for: app)
+                self.finish(app, decided: policy == .notDetermined ? nil : policy,
+                            by: "no notification server (\(error.name)); policy '\(self.daemon.config.policy.unknownApps.rawValue)'")
+            }
+        })
+    }
+
+    /// `SetAuthorization` decided while a prompt was open: the prompt is moot.
+    func settled(_ app: String) {
+        if prompts[app] != nil { finish(app, decided: nil, by: "decided with SetAuthorization") }
+    }
+
+    private func finish(_ app: String, decided: AuthorizationState?, by why: String) {
+        guard let prompt = prompts.removeValue(forKey: app) else { return }
+        prompt.timer?.arm(at: nil)
+        if let id = prompt.notification { daemon.notifier.close(id) }
+        if let decided, daemon.engine.authorization(for: app) != decided {
+            do {
+                try daemon.commit(daemon.engine.planSetAuthorization(app: app, state: decided))
+            } catch {
+                Log.error("authorization of '\(app)' not saved: \(error.message)")
+            }
+        }
+        let state = daemon.engine.authorization(for: app)
+        Log.info("authorization prompt for '\(app)' ended: \(why); state \(state.rawValue)")
+        for w in prompt.waiters { try? w.reply([.string(state.rawValue)]) }
+    }
+}
+
+import Glibc
+
+func monotonicNow() -> UInt64 {
+    var ts = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return UInt64(ts.tv_sec) * 1_000_000 + UInt64(ts.tv_nsec) / 1_000
+}

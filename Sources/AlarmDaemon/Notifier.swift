@@ -1,0 +1,97 @@
+import AlarmCore
+import SDBus
+
+/// A desktop notification as `org.freedesktop.Notifications.Notify` takes it.
+struct Notification {
+    var appName = "alarmd"
+    var replacesId: UInt32 = 0
+    var icon = ""
+    var summary: String
+    var body = ""
+    /// (key, label) pairs.
+    var actions: [(String, String)] = []
+    var hints: [(String, Value)] = []
+    /// ms; -1 = the server's default, 0 = never expires.
+    var expireTimeout: Int32 = -1
+}
+
+/// Client of the Desktop Notifications protocol (`org.freedesktop.Notifications`).
+final class Notifier {
+    enum Event {
+        case action(String)
+        /// 1 expired, 2 dismissed by the user, 3 closed by CloseNotification, 4 undefined.
+        case closed(UInt32)
+    }
+
+    static let name = "org.freedesktop.Notifications"
+    static let path = "/org/freedesktop/Notifications"
+
+    private let bus: Bus
+    private var handlers: [UInt32: (Event) -> Void] = [:]
+
+    init(bus: Bus) throws(BusError) {
+        self.bus = bus
+        for member in ["ActionInvoked", "NotificationClosed"] {
+            try bus.addMatch("type='signal',interface='\(Notifier.name)',path='\(Notifier.path)',member='\(member)'") { [unowned self] m in
+                self.dispatch(m)
+            }
+        }
+    }
+
+    /// Shows `n`; `done` gets the id, or the error when no server took it. Later events of this
+    /// notification go to `events` until it is closed.
+    func notify(_ n: Notification, events: @escaping (Event) -> Void, done: @escaping (Result<UInt32, BusError>) -> Void) {
+        let args: [Value] = [
+            .string(n.appName), .uint32(n.replacesId), .string(n.icon), .string(n.summary), .string(n.body),
+            .strings(n.actions.flatMap { [$0.0, $0.1] }), .vardict(n.hints), .int32(n.expireTimeout),
+        ]
+        do {
+            try bus.callAsync(Notifier.name, Notifier.path, Notifier.name, "Notify", args, timeoutUSec: 10_000_000) { [unowned self] reply in
+                if let error = reply.error {
+                    done(.failure(error))
+                } else if case .uint32(let id)? = try? reply.read() {
+                    self.handlers[id] = events
+                    done(.success(id))
+                } else {
+                    done(.failure(BusError("org.freedesktop.DBus.Error.InvalidArgs", "Notify returned no id")))
+                }
+            }
+        } catch {
+            done(.failure(error))
+        }
+    }
+
+    func close(_ id: UInt32) {
+        guard handlers.removeValue(forKey: id) != nil else { return }
+        try? bus.callAsync(Notifier.name, Notifier.path, Notifier.name, "CloseNotification", [.uint32(id)]) { _ in }
+    }
+
+    private func dispatch(_ m: Message) {
+        guard let args = try? m.readAll(), case .uint32(let id)? = args.first, let handler = handlers[id] else { return }
+        switch (m.member, args.count > 1 ? args[1] : nil) {
+        case ("ActionInvoked", .string(let key)?):
+            handler(.action(key))
+        case ("NotificationClosed", .uint32(let reason)?):
+            handlers.removeValue(forKey: id)
+            handler(.closed(reason))
+        default:
+            break
+        }
+    }
+}
+
+extension String {
+    /// The body of a notification may be markup (the spec's `body-markup`): escape what would be read as markup.
+    var markupEscaped: String {
+        var s = ""
+        for c in self {
+            switch c {
+            case "&": s += "&amp;"
+            case "<": s += "&lt;"
+            case ">": s += "&gt;"
+            default: s.append(c)
+            }
+        }
+        return s
+    }
+}
