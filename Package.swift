@@ -25,9 +25,11 @@ let package = Package(
         .executableTarget(name: "alarmd", dependencies: ["AlarmDaemon"], path: "Sources/alarmd"),
         .executableTarget(name: "alarmd-bench", dependencies: ["AlarmCore"], path: "bench/AlarmBench"),
 
+        // A notification server for tests, speaking the published protocol.
+        .executableTarget(name: "alarmd-test-notifier", dependencies: ["SDBus", "AlarmCore"], path: "Tests/NotificationPeer"),
         .target(name: "TestSupport", dependencies: ["SDBus", "AlarmCore"], path: "Tests/TestSupport"),
         .testTarget(name: "AlarmCoreTests", dependencies: ["AlarmCore"], path: "Tests/AlarmCoreTests"),
-        .testTarget(name: "IntegrationTests", dependencies: ["TestSupport", "SDBus", "AlarmCore", "alarmd"],
+        .testTarget(name: "IntegrationTests", dependencies: ["TestSupport", "SDBus", "AlarmCore", "alarmd", "alarmd-test-notifier"],
                     path: "Tests/IntegrationTests"),
     ],
     swiftLanguageModes: [.v6]

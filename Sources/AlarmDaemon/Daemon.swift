@@ -9,7 +9,7 @@ public final class Daemon {
     let bus: Bus
     let store: Store
     let engine: AlarmEngine
-    let identity = Identity()
+    let identity: Identity
     let config: DaemonConfig
     private(set) var notifier: Notifier!
     private(set) var prompter: AuthorizationPrompter!
@@ -19,6 +19,7 @@ public final class Daemon {
     var wakeSupported = false
 
     public init(options: Options) throws {
+        identity = Identity(procRoot: options.procRoot)
         config = Daemon.loadConfig(options.configFile ?? Daemon.defaultConfigFile())
         store = try Store(directory: options.stateDirectory ?? Store.defaultDirectory())
         engine = AlarmEngine(clock: SystemClock(), timeZone: .current, policy: config.policy, limits: config.limits,

@@ -3,6 +3,8 @@ public struct Options: Sendable {
     public var busAddress: String?
     public var stateDirectory: String?
     public var configFile: String?
+    /// Tests only: where to look for callers' `/proc/PID/root/.flatpak-info`.
+    public var procRoot = "/proc"
 
     public static let usage = """
         usage: alarmd [--bus-address ADDRESS] [--state-dir DIR] [--config FILE]
@@ -32,6 +34,9 @@ public struct Options: Sendable {
             case "--config":
                 guard let v = it.next() else { return .exit("--config needs a file\n" + usage, code: 2) }
                 o.configFile = v
+            case "--proc-root":
+                guard let v = it.next(), v.hasPrefix("/") else { return .exit("--proc-root needs an absolute path\n" + usage, code: 2) }
+                o.procRoot = v
             case "--version":
                 return .exit("alarmd \(Interfaces.version)", code: 0)
             case "-h", "--help":

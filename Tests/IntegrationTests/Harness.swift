@@ -11,13 +11,33 @@ final class Harness {
     private(set) var daemon: DaemonProcess!
     private(set) var client: Client!
 
-    init() throws {
+    private var extraArgs: [String] = []
+    private var environment: [String: String] = [:]
+    /// The test notification server, when the test asked for one.
+    private(set) var notifier: NotificationPeer?
+
+    /// `config`: the text of alarmd.conf; `notifications`: start the test notification server first;
+    /// `desktopEntries`: app id → desktop file text, found through XDG_DATA_HOME.
+    init(config: String? = nil, notifications: Bool = false, desktopEntries: [String: String] = [:],
+         extraArgs moreArgs: [String] = []) throws {
         bus = try TestBus()
+        extraArgs = moreArgs
+        if let config {
+            try config.write(toFile: state.path + "/alarmd.conf", atomically: true, encoding: .utf8)
+            extraArgs += ["--config", state.path + "/alarmd.conf"]
+        }
+        if !desktopEntries.isEmpty {
+            let apps = state.path + "/data/applications"
+            try FileManager.default.createDirectory(atPath: apps, withIntermediateDirectories: true)
+            for (app, text) in desktopEntries { try text.write(toFile: "\(apps)/\(app).desktop", atomically: true, encoding: .utf8) }
+            environment["XDG_DATA_HOME"] = state.path + "/data"
+        }
+        if notifications { notifier = try NotificationPeer(bus: bus) }
         try start()
     }
 
     func start() throws {
-        daemon = try DaemonProcess(bus: bus, stateDir: state.path)
+        daemon = try DaemonProcess(bus: bus, stateDir: state.path + "/state", extraArgs: extraArgs, environment: environment)
         client = try Client(address: bus.address)
         try client.subscribe()
     }
@@ -29,6 +49,13 @@ final class Harness {
         let deadline = Date().addingTimeInterval(5)
         while probe.nameHasOwner(managerName) && Date() < deadline { usleep(10_000) }
         try start()
+    }
+
+    /// A new connection that registers as `app`.
+    func app(_ app: String) throws -> Client {
+        let c = try Client(address: bus.address)
+        try c.call("RegisterApp", [.string(app)])
+        return c
     }
 
     func busctl(_ args: [String]) throws -> (status: Int32, out: String, err: String) {

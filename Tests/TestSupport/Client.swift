@@ -99,3 +99,27 @@ public final class Client {
 extension Array where Element == ReceivedSignal {
     public func named(_ member: String) -> [ReceivedSignal] { filter { $0.member == member } }
 }
+
+/// A call whose reply arrives later (RequestAuthorization waits for the user).
+public final class PendingReply {
+    public fileprivate(set) var values: [Value]?
+    public fileprivate(set) var error: BusError?
+    public var done: Bool { values != nil || error != nil }
+}
+
+extension Client {
+    public func callAsync(_ member: String, _ args: [Value] = [], timeoutSeconds: Double = 30) throws(BusError) -> PendingReply {
+        let pending = PendingReply()
+        try bus.callAsync(managerName, managerPath, managerInterface, member, args,
+                          timeoutUSec: UInt64(timeoutSeconds * 1_000_000)) { m in
+            if let e = m.error { pending.error = e } else { pending.values = (try? m.readAll()) ?? [] }
+        }
+        return pending
+    }
+
+    /// Dispatches until `pending` has its reply.
+    @discardableResult
+    public func wait(for pending: PendingReply, timeout: Double = 5) -> Bool {
+        waitFor(timeout: timeout) { _ in pending.done }
+    }
+}
