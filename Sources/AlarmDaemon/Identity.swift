@@ -52,7 +52,9 @@ final class Identity {
     }
 
     func forget(sender: String) {
-        cache.removeValue(forKey: sender)
+        if case .app(let id, _)? = cache.removeValue(forKey: sender) {
+            Log.info("connection \(sender) of app \(id) closed; its identity is forgotten")
+        }
     }
 
     /// `/proc/PID/root/.flatpak-info` as the sandbox sees its own root; nil when there is none.

@@ -192,6 +192,13 @@ import Testing
         // A dropped connection's identity goes with it: a new connection is the user's tool again.
         let c = try Client(address: h.bus.address)
         #expect(try c.alarms().count == 2)
+        var gone: Client? = try h.app("org.example.Gone")
+        let name = gone!.bus.uniqueName
+        gone = nil
+        let deadline = Date().addingTimeInterval(5)
+        while !h.daemon.log.contains("connection \(name) of app org.example.Gone closed") && Date() < deadline { usleep(10_000) }
+        #expect(h.daemon.log.contains("connection \(name) of app org.example.Gone closed"))
+        _ = gone
     }
 }
 
