@@ -11,6 +11,7 @@ let package = Package(
         // C libraries from Debian, wrapped by module maps (headers live in /usr/include).
         .systemLibrary(name: "CSystemd", path: "Sources/CSystemd"),
         .systemLibrary(name: "CSQLite", path: "Sources/CSQLite"),
+        .systemLibrary(name: "CCanberra", path: "Sources/CCanberra"),
 
         // Functional core: pure Swift, no C imports, driven by an injected clock.
         .target(name: "AlarmCore", path: "Sources/AlarmCore"),
@@ -19,17 +20,17 @@ let package = Package(
         .target(name: "SDBus", dependencies: ["CSystemd", "AlarmCore"], path: "Sources/SDBus"),
 
         // Imperative shell: manager object, store, timers.
-        .target(name: "AlarmDaemon", dependencies: ["AlarmCore", "SDBus", "CSystemd", "CSQLite"],
+        .target(name: "AlarmDaemon", dependencies: ["AlarmCore", "SDBus", "CSystemd", "CSQLite", "CCanberra"],
                 path: "Sources/AlarmDaemon"),
 
         .executableTarget(name: "alarmd", dependencies: ["AlarmDaemon"], path: "Sources/alarmd"),
         .executableTarget(name: "alarmd-bench", dependencies: ["AlarmCore"], path: "bench/AlarmBench"),
 
-        // A notification server for tests, speaking the published protocol.
-        .executableTarget(name: "alarmd-test-notifier", dependencies: ["SDBus", "AlarmCore"], path: "Tests/NotificationPeer"),
+        // Test peers speaking published protocols: notification server, app, logind.
+        .executableTarget(name: "alarmd-test-peer", dependencies: ["SDBus", "AlarmCore"], path: "Tests/TestPeer"),
         .target(name: "TestSupport", dependencies: ["SDBus", "AlarmCore"], path: "Tests/TestSupport"),
         .testTarget(name: "AlarmCoreTests", dependencies: ["AlarmCore"], path: "Tests/AlarmCoreTests"),
-        .testTarget(name: "IntegrationTests", dependencies: ["TestSupport", "SDBus", "AlarmCore", "alarmd", "alarmd-test-notifier"],
+        .testTarget(name: "IntegrationTests", dependencies: ["TestSupport", "SDBus", "AlarmCore", "alarmd", "alarmd-test-peer"],
                     path: "Tests/IntegrationTests"),
     ],
     swiftLanguageModes: [.v6]

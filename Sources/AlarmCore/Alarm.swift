@@ -32,6 +32,9 @@ public struct Alarm: Codable, Equatable, Sendable {
     public var phase: Phase = .normal
     /// When the current alert began; drives the ring timeout.
     public var alertingSince: USec = 0
+    /// Why the alarm could not be heard during its current alert (no sound server, missing file, …);
+    /// nil while there is nothing to report. Optional so that stores written before it still load.
+    public var soundError: String?
 
     public init(id: String, appId: String, config: AlarmConfiguration, state: AlarmState) {
         self.id = id
@@ -90,6 +93,8 @@ public struct Alarm: Codable, Equatable, Sendable {
             ("Metadata", config.metadata),
             ("Sound", .string(config.sound)),
             ("Ring", .bool(config.ring)),
+            ("VolumeRamp", .uint32(config.volumeRamp)),
+            ("SoundError", .string(soundError ?? "")),
             ("Progress", .double(progress(now: now))),
             ("RemainingUSec", .uint64(remaining(now: now))),
         ]

@@ -167,7 +167,17 @@ public final class AlarmEngine {
         let now = clock.now()
         startCountdown(&alarm, now: now, total: UInt64(alarm.config.postAlert) * usecPerSecond)
         var m = Mutation()
+        m.snoozed.insert(alarm.id)
         m.record(step(alarm, now: now))
+        return m
+    }
+
+    /// Records (or clears, with nil) why an alerting alarm cannot be heard.
+    public func planSoundError(id: String, _ message: String?) -> Mutation {
+        var m = Mutation()
+        guard var a = alarms[id], a.soundError != message else { return m }
+        a.soundError = message
+        m.upserts.append(a)
         return m
     }
 
@@ -186,7 +196,10 @@ public final class AlarmEngine {
         var m = Mutation()
         for id in deadlines.keys(atMost: now).sorted() {
             guard let a = alarms[id] else { continue }
-            m.record(step(a, now: now))
+            let outcome = step(a, now: now)
+            // Only the ring timeout ends an alert on its own.
+            if a.state == .alerting, outcome.alarm.state != .alerting || outcome.isRemoval { m.timedOut.append(a) }
+            m.record(outcome)
         }
         return m
     }
@@ -218,6 +231,7 @@ public final class AlarmEngine {
 
     /// Sets the alarm's first (or re-armed) run from its configuration.
     func arm(_ a: inout Alarm, now: USec) {
+        a.soundError = nil
         a.phase = .normal
         a.elapsed = 0
         a.alertingSince = 0
@@ -239,6 +253,7 @@ public final class AlarmEngine {
     }
 
     func startCountdown(_ a: inout Alarm, now: USec, total: USec) {
+        a.soundError = nil
         a.state = .countdown
         a.phase = .normal
         a.countdownStart = now
@@ -294,6 +309,7 @@ public final class AlarmEngine {
         if !a.config.ring { return finishAlert(a, now: now, reason: .completed) }
         a.state = .alerting
         a.alertingSince = now
+        a.soundError = nil
         return .keep(a)
     }
 

@@ -9,6 +9,10 @@ public struct Mutation: Sendable {
     public var upserts: [Alarm] = []
     public var removals: [Removal] = []
     public var authorizations: [(app: String, state: AuthorizationState)] = []
+    /// Alarms whose alert ended because nobody answered (as they were while alerting).
+    public var timedOut: [Alarm] = []
+    /// Alarms snoozed by `Countdown` (as opposed to re-armed by `Update`).
+    public var snoozed: Set<String> = []
 
     public init() {}
 
@@ -25,4 +29,15 @@ public struct Mutation: Sendable {
 enum StepOutcome {
     case keep(Alarm)
     case remove(Alarm, RemovalReason)
+
+    var alarm: Alarm {
+        switch self {
+        case .keep(let a), .remove(let a, _): return a
+        }
+    }
+
+    var isRemoval: Bool {
+        if case .remove = self { return true }
+        return false
+    }
 }

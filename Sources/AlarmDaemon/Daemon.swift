@@ -13,6 +13,8 @@ public final class Daemon {
     let config: DaemonConfig
     private(set) var notifier: Notifier!
     private(set) var prompter: AuthorizationPrompter!
+    private(set) var alerts: Alerts!
+    private let soundDirectories: [String]
     private var timer: TimerSource?
     private var announcedNextFire: USec = 0
     /// Whether alarms can wake the machine; decided when the wake-capable timer is tried.
@@ -20,6 +22,7 @@ public final class Daemon {
 
     public init(options: Options) throws {
         identity = Identity(procRoot: options.procRoot)
+        soundDirectories = options.soundDirectories ?? Daemon.defaultSoundDirectories()
         config = Daemon.loadConfig(options.configFile ?? Daemon.defaultConfigFile())
         store = try Store(directory: options.stateDirectory ?? Store.defaultDirectory())
         engine = AlarmEngine(clock: SystemClock(), timeZone: .current, policy: config.policy, limits: config.limits,
@@ -43,6 +46,7 @@ public final class Daemon {
         try bus.addObjectManager(path: AlarmID.managerPath)
         notifier = try Notifier(bus: bus)
         prompter = AuthorizationPrompter(daemon: self)
+        alerts = try Alerts(daemon: self, soundDirectories: soundDirectories)
         try bus.addMatch("type='signal',sender='org.freedesktop.DBus',interface='org.freedesktop.DBus',member='NameOwnerChanged'") { [unowned self] m in
             // A connection that went away loses its registered identity.
             if let args = try? m.readAll(), args.count == 3, case .string(let name) = args[0],
@@ -55,11 +59,20 @@ public final class Daemon {
         try bus.requestName(Interfaces.busName)
         Log.info("ready: \(Interfaces.busName) on \(bus.uniqueName), \(engine.count) alarms")
         // Only now, with the name owned, may start-up transitions (alarms due while down) be signalled.
+        alerts.resume()
         rearm()
         let r = loop.run()
         Log.info("exiting")
         bus.flush()
         return r
+    }
+
+    /// alarmd's own sounds: `$XDG_DATA_HOME` and `$XDG_DATA_DIRS` `alarmd/sounds`, and the
+    /// `share/alarmd/sounds` beside the installed binary.
+    static func defaultSoundDirectories() -> [String] {
+        let exe = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        let prefix = ((exe as NSString).deletingLastPathComponent as NSString).deletingLastPathComponent
+        return AppDirectory.dataDirectories().map { $0 + "/alarmd/sounds" } + [prefix + "/share/alarmd/sounds"]
     }
 
     static func defaultConfigFile() -> String {
@@ -100,7 +113,13 @@ public final class Daemon {
             }
         }
         let before = Dictionary(uniqueKeysWithValues: m.upserts.compactMap { a in engine.alarms[a.id].map { (a.id, $0) } })
+        let timedOut = Set(m.timedOut.map(\.id))
         engine.apply(m)
+        for r in m.removals { alerts.changed(old: r.alarm, new: nil, timedOut: timedOut.contains(r.alarm.id), snoozed: false) }
+        for a in m.upserts {
+            alerts.changed(old: before[a.id], new: a, timedOut: timedOut.contains(a.id), snoozed: m.snoozed.contains(a.id))
+        }
+        alerts.settle()
         for a in m.upserts {
             if let old = before[a.id] {
                 let changed = Alarm.changedProperties(from: old, to: a)

@@ -45,6 +45,8 @@ enum Interfaces {
         .property("Metadata", "a{sv}", .emitsChange),
         .property("Sound", "s", .emitsChange),
         .property("Ring", "b", .emitsChange),
+        .property("VolumeRamp", "u", .emitsChange),
+        .property("SoundError", "s", .emitsChange),
         .property("Progress", "d", .computed),
         .property("RemainingUSec", "t", .computed),
     ]

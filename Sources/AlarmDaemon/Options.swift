@@ -5,6 +5,8 @@ public struct Options: Sendable {
     public var configFile: String?
     /// Tests only: where to look for callers' `/proc/PID/root/.flatpak-info`.
     public var procRoot = "/proc"
+    /// Where alarmd's own sounds are (repeatable); nil = the XDG data directories.
+    public var soundDirectories: [String]?
 
     public static let usage = """
         usage: alarmd [--bus-address ADDRESS] [--state-dir DIR] [--config FILE]
@@ -12,6 +14,7 @@ public struct Options: Sendable {
           --bus-address ADDRESS  serve on this bus instead of the session bus (tests)
           --state-dir DIR        keep the database in DIR instead of $XDG_STATE_HOME/alarmd
           --config FILE          read FILE instead of $XDG_CONFIG_HOME/alarmd/alarmd.conf
+          --sounds-dir DIR       look for alarmd's own sounds in DIR (repeatable)
           --version              print the version
         """
 
@@ -34,6 +37,9 @@ public struct Options: Sendable {
             case "--config":
                 guard let v = it.next() else { return .exit("--config needs a file\n" + usage, code: 2) }
                 o.configFile = v
+            case "--sounds-dir":
+                guard let v = it.next(), v.hasPrefix("/") else { return .exit("--sounds-dir needs an absolute path\n" + usage, code: 2) }
+                o.soundDirectories = (o.soundDirectories ?? []) + [v]
             case "--proc-root":
                 guard let v = it.next(), v.hasPrefix("/") else { return .exit("--proc-root needs an absolute path\n" + usage, code: 2) }
                 o.procRoot = v

@@ -21,6 +21,18 @@ public final class Bus {
         return Bus(adopting: b!)
     }
 
+    /// The system bus (`DBUS_SYSTEM_BUS_ADDRESS`, else the standard socket).
+    public static func system() throws(BusError) -> Bus {
+        var b: OpaquePointer?
+        try check(sd_bus_open_system(&b), "connect to the system bus")
+        return Bus(adopting: b!)
+    }
+
+    /// Attaches without ending the loop when this bus goes away (for secondary connections).
+    public func attachSecondary(_ loop: EventLoop) throws(BusError) {
+        try check(sd_bus_attach_event(handle, loop.handle, 0), "attach bus to event loop")
+    }
+
     public static func connect(address: String) throws(BusError) -> Bus {
         var b: OpaquePointer?
         try check(sd_bus_new(&b), "sd_bus_new")

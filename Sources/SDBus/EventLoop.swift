@@ -18,11 +18,45 @@ public final class EventLoop {
         var set = sigset_t()
         sigemptyset(&set)
         for s in signals { sigaddset(&set, s) }
+        // SIGCHLD too: sd-event reaps helper children through a child source.
+        sigaddset(&set, SIGCHLD)
         sigprocmask(SIG_BLOCK, &set, nil)
         for s in signals { try check(sd_event_add_signal(handle, nil, s, nil, nil), "watch signal \(s)") }
     }
 
     public func run() -> Int32 { sd_event_loop(handle) }
+
+    /// Calls `handler` on the loop thread whenever `fd` is readable.
+    public func watchReadable(_ fd: Int32, _ handler: @escaping () -> Void) throws(BusError) {
+        let box = IOBox(handler)
+        retained.append(box)
+        try check(sd_event_add_io(handle, nil, fd, UInt32(EPOLLIN.rawValue), ioTrampoline, Unmanaged.passUnretained(box).toOpaque()),
+                  "watch fd \(fd)")
+    }
+
+    /// Starts a helper program (`xdg-open`) and reaps it when it ends, without waiting for it.
+    public func spawnDetached(_ path: String, _ args: [String]) throws(BusError) {
+        var attr = posix_spawnattr_t()
+        posix_spawnattr_init(&attr)
+        defer { posix_spawnattr_destroy(&attr) }
+        var empty = sigset_t()
+        sigemptyset(&empty)
+        posix_spawnattr_setsigmask(&attr, &empty)
+        posix_spawnattr_setflags(&attr, Int16(POSIX_SPAWN_SETSIGMASK))
+        let argv = ([path] + args).map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        var pid: pid_t = 0
+        let r = posix_spawnp(&pid, path, nil, &attr, argv, environ)
+        if r != 0 { throw BusError(errno: -r, "spawn \(path)") }
+        // sd-event reaps the child (SIGCHLD is blocked by exitOnSignals) and frees the source.
+        var source: OpaquePointer?
+        if sd_event_add_child(handle, &source, pid, WEXITED, { _, _, _ in 0 }, nil) >= 0 {
+            sd_event_source_set_floating(source, 1)
+            sd_event_source_unref(source)
+        }
+    }
+
+    private var retained: [AnyObject] = []
 
     public func exit(_ code: Int32 = 0) { sd_event_exit(handle, code) }
 
@@ -72,5 +106,15 @@ private let timerTrampoline: sd_event_time_handler_t = { _, _, userdata in
     // The handler may drop the last reference to its own timer: keep it alive until it returns.
     let timer = Unmanaged<TimerSource>.fromOpaque(userdata!).takeUnretainedValue()
     withExtendedLifetime(timer) { timer.fire() }
+    return 0
+}
+
+final class IOBox {
+    let handler: () -> Void
+    init(_ handler: @escaping () -> Void) { self.handler = handler }
+}
+
+private let ioTrampoline: sd_event_io_handler_t = { _, _, _, userdata in
+    Unmanaged<IOBox>.fromOpaque(userdata!).takeUnretainedValue().handler()
     return 0
 }

@@ -45,6 +45,15 @@ public final class Message {
         return (hasPid ? pid : nil, hasLabel ? label.map { String(cString: $0) } : nil)
     }
 
+    /// Reads a unix fd argument ('h') and returns a duplicate the caller owns.
+    public func readUnixFD() throws(BusError) -> Int32 {
+        var fd: Int32 = -1
+        try check(sd_bus_message_read_basic(handle, CChar(UInt8(ascii: "h")), &fd), "read fd")
+        let copy = fcntl(fd, F_DUPFD_CLOEXEC, 3)
+        if copy < 0 { throw BusError(errno: -errno, "dup fd") }
+        return copy
+    }
+
     // MARK: reading
 
     /// Reads every remaining argument.
@@ -183,6 +192,16 @@ public final class Message {
         try check(sd_bus_message_new_method_return(handle, &out), "new reply")
         let reply = Message(adopting: out!)
         try reply.append(values)
+        try check(sd_bus_send(nil, reply.handle, nil), "send reply")
+    }
+
+    /// A method return carrying one unix fd (logind's Inhibit, for test peers).
+    public func replyUnixFD(_ fd: Int32) throws(BusError) {
+        var out: OpaquePointer?
+        try check(sd_bus_message_new_method_return(handle, &out), "new reply")
+        let reply = Message(adopting: out!)
+        var copy = fd
+        try check(sd_bus_message_append_basic(reply.handle, CChar(UInt8(ascii: "h")), &copy), "append fd")
         try check(sd_bus_send(nil, reply.handle, nil), "send reply")
     }
 

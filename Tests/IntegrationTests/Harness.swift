@@ -19,9 +19,10 @@ final class Harness {
     /// `config`: the text of alarmd.conf; `notifications`: start the test notification server first;
     /// `desktopEntries`: app id → desktop file text, found through XDG_DATA_HOME.
     init(config: String? = nil, notifications: Bool = false, desktopEntries: [String: String] = [:],
-         extraArgs moreArgs: [String] = []) throws {
+         extraArgs moreArgs: [String] = [], environment env: [String: String] = [:]) throws {
         bus = try TestBus()
-        extraArgs = moreArgs
+        extraArgs = moreArgs + ["--sounds-dir", Products.sourceRoot + "/sounds"]
+        environment = env
         if let config {
             try config.write(toFile: state.path + "/alarmd.conf", atomically: true, encoding: .utf8)
             extraArgs += ["--config", state.path + "/alarmd.conf"]

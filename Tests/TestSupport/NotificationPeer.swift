@@ -2,14 +2,14 @@ import AlarmCore
 import Foundation
 import SDBus
 
-/// The test notification server (`alarmd-test-notifier`) on a test bus, and the test's hands on it:
+/// The test notification server (`alarmd-test-peer --notifications`) on a test bus, and the test's hands on it:
 /// what it was asked to show, and the user's clicks.
 public final class NotificationPeer {
     private let process: ChildProcess
     private let control: Client
 
     public init(bus: TestBus) throws {
-        process = try ChildProcess(Products.directory + "/alarmd-test-notifier", ["--bus-address", bus.address],
+        process = try ChildProcess(Products.directory + "/alarmd-test-peer", ["--bus-address", bus.address, "--notifications"],
                                    stderrPath: bus.dir.path + "/notifier.log")
         control = try Client(address: bus.address)
         let deadline = Date().addingTimeInterval(10)

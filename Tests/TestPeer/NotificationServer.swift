@@ -3,14 +3,11 @@ import Foundation
 import Glibc
 import SDBus
 
-// A notification server for tests: speaks the Desktop Notifications protocol (Notify,
-// CloseNotification, GetCapabilities, GetServerInformation; signals ActionInvoked and
-// NotificationClosed) and lets the test act as the user through `org.alarmd.TestNotifier`
-// (Notifications, Invoke, Dismiss, Expire).
-//
-// usage: alarmd-test-notifier --bus-address ADDRESS
-
-final class Peer: BusObject {
+/// A notification server for tests: speaks the Desktop Notifications protocol (Notify,
+/// CloseNotification, GetCapabilities, GetServerInformation; signals ActionInvoked and
+/// NotificationClosed) and lets the test act as the user through `org.alarmd.TestNotifier`
+/// (Notifications, Invoke, Dismiss, Expire).
+final class NotificationServer: BusObject {
     struct Record {
         var id: UInt32
         var appName: String
@@ -64,7 +61,7 @@ final class Peer: BusObject {
         case "GetCapabilities":
             return .reply([.strings(["actions", "body", "body-markup", "persistence", "icon-static"])])
         case "GetServerInformation":
-            return .reply([.string("alarmd-test-notifier"), .string("alarmd"), .string("1.0"), .string("1.2")])
+            return .reply([.string("alarmd-test-peer"), .string("alarmd"), .string("1.0"), .string("1.2")])
         case "Notifications":
             return .reply([.array(element: "a{sv}", records.map { r in
                 .vardict([("id", .uint32(r.id)), ("app_name", .string(r.appName)), ("replaces_id", .uint32(r.replacesId)),
@@ -106,35 +103,26 @@ final class Peer: BusObject {
     }
 }
 
-let args = CommandLine.arguments
-guard let i = args.firstIndex(of: "--bus-address"), i + 1 < args.count else {
-    FileHandle.standardError.write("usage: alarmd-test-notifier --bus-address ADDRESS\n".data(using: .utf8)!)
-    exit(2)
-}
-do {
-    let loop = try EventLoop()
-    try loop.exitOnSignals()
-    let bus = try Bus.connect(address: args[i + 1])
-    try bus.attach(loop)
-    let peer = Peer(bus: bus)
-    try bus.export(peer, path: "/org/freedesktop/Notifications", interface: "org.freedesktop.Notifications", members: [
-        .method("Notify", in: [("app_name", "s"), ("replaces_id", "u"), ("app_icon", "s"), ("summary", "s"), ("body", "s"),
-                               ("actions", "as"), ("hints", "a{sv}"), ("expire_timeout", "i")], out: [("id", "u")]),
-        .method("CloseNotification", in: [("id", "u")], out: []),
-        .method("GetCapabilities", in: [], out: [("capabilities", "as")]),
-        .method("GetServerInformation", in: [], out: [("name", "s"), ("vendor", "s"), ("version", "s"), ("spec_version", "s")]),
-        .signal("NotificationClosed", [("id", "u"), ("reason", "u")]),
-        .signal("ActionInvoked", [("id", "u"), ("action_key", "s")]),
-    ])
-    try bus.export(peer, path: "/org/freedesktop/Notifications", interface: "org.alarmd.TestNotifier", members: [
-        .method("Notifications", in: [], out: [("notifications", "aa{sv}")]),
-        .method("Invoke", in: [("id", "u"), ("action", "s")], out: []),
-        .method("Dismiss", in: [("id", "u")], out: []),
-        .method("Expire", in: [("id", "u")], out: []),
-    ])
-    try bus.requestName("org.freedesktop.Notifications")
-    exit(loop.run())
-} catch {
-    FileHandle.standardError.write("alarmd-test-notifier: \(error)\n".data(using: .utf8)!)
-    exit(1)
+
+extension NotificationServer {
+    static func serve(on bus: Bus) throws(BusError) -> NotificationServer {
+        let peer = NotificationServer(bus: bus)
+        try bus.export(peer, path: "/org/freedesktop/Notifications", interface: "org.freedesktop.Notifications", members: [
+            .method("Notify", in: [("app_name", "s"), ("replaces_id", "u"), ("app_icon", "s"), ("summary", "s"), ("body", "s"),
+                                   ("actions", "as"), ("hints", "a{sv}"), ("expire_timeout", "i")], out: [("id", "u")]),
+            .method("CloseNotification", in: [("id", "u")], out: []),
+            .method("GetCapabilities", in: [], out: [("capabilities", "as")]),
+            .method("GetServerInformation", in: [], out: [("name", "s"), ("vendor", "s"), ("version", "s"), ("spec_version", "s")]),
+            .signal("NotificationClosed", [("id", "u"), ("reason", "u")]),
+            .signal("ActionInvoked", [("id", "u"), ("action_key", "s")]),
+        ])
+        try bus.export(peer, path: "/org/freedesktop/Notifications", interface: "org.alarmd.TestNotifier", members: [
+            .method("Notifications", in: [], out: [("notifications", "aa{sv}")]),
+            .method("Invoke", in: [("id", "u"), ("action", "s")], out: []),
+            .method("Dismiss", in: [("id", "u")], out: []),
+            .method("Expire", in: [("id", "u")], out: []),
+        ])
+        try bus.requestName("org.freedesktop.Notifications")
+        return peer
+    }
 }

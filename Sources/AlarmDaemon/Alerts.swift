@@ -1,0 +1,144 @@
+import AlarmCore
+import SDBus
+
+/// AlarmKit's system alert on the desktop: when an alarm starts alerting it rings (Ringer), shows a
+/// critical resident notification with Stop and the secondary button, and keeps the machine awake;
+/// when it stops alerting, by whatever path, all of that ends.
+final class Alerts {
+    private unowned let daemon: Daemon
+    let ringer: Ringer
+    private let actions: AppActions
+    private let inhibitor: SleepInhibitor
+    /// alarm id → the id of its notification (alert, or "Snoozed until").
+    private var shown: [String: UInt32] = [:]
+    /// The alarm ids of alert notifications being (re)sent, so a late reply finds its alarm.
+    private var generation: [String: Int] = [:]
+
+    init(daemon: Daemon, soundDirectories: [String]) throws {
+        self.daemon = daemon
+        ringer = try Ringer(loop: daemon.loop, soundDirectories: soundDirectories)
+        actions = AppActions(bus: daemon.bus, loop: daemon.loop)
+        inhibitor = SleepInhibitor(loop: daemon.loop)
+        ringer.onError = { [unowned self] id, message in
+            try? self.daemon.commit(self.daemon.engine.planSoundError(id: id, message))
+        }
+    }
+
+    /// Alarms already alerting when the daemon starts ring again.
+    func resume() {
+        for a in daemon.engine.alarms.values where a.state == .alerting { began(a) }
+        inhibitor.set(!ringer.ringing.isEmpty)
+    }
+
+    /// Called for every alarm a mutation touched, after it was applied.
+    func changed(old: Alarm?, new: Alarm?, timedOut: Bool, snoozed: Bool) {
+        let was = old?.state == .alerting, now = new?.state == .alerting
+        if now && !was {
+            began(new!)
+        } else if was && !now {
+            ringer.stop(old!.id)
+            if let new, snoozed {
+                show(new, AlertText.snoozed(new, in: daemon.engine.timeZone), actions: [], critical: false)
+            } else {
+                withdraw(old!.id)
+            }
+            if timedOut { missed(old!) }
+        } else if new == nil, let old {
+            withdraw(old.id)
+        } else if let new, new.state != .countdown, shown[new.id] != nil, !now {
+            // A snoozed alarm paused or re-armed: its "Snoozed until" no longer holds.
+            withdraw(new.id)
+        } else if let new, new.state == .countdown, shown[new.id] != nil, !now, old?.fireTime != new.fireTime {
+            show(new, AlertText.snoozed(new, in: daemon.engine.timeZone), actions: [], critical: false)
+        }
+    }
+
+    /// After a whole mutation: hold the inhibitor exactly while something rings.
+    func settle() {
+        inhibitor.set(daemon.engine.alarms.values.contains { $0.state == .alerting })
+    }
+
+    private func began(_ a: Alarm) {
+        Log.info("alarm \(a.id) (app '\(a.appId)') is alerting: \(a.config.presentation.title)")
+        ringer.start(a)
+        show(a, AlertText.alert(a, in: daemon.engine.timeZone), actions: AlertText.actions(a), critical: true)
+    }
+
+    private func show(_ a: Alarm, _ text: (summary: String, body: String), actions: [(String, String)], critical: Bool) {
+        let p = a.config.presentation
+        var hints: [(String, Value)] = [("urgency", .byte(critical ? 2 : 1)), ("category", .string("x-alarmd.alarm")),
+                                        ("x-alarmd-alarm-id", .string(a.id))]
+        // The daemon plays the sound itself: ask the server not to add its own.
+        hints.append(("suppress-sound", .bool(true)))
+        if critical { hints.append(("resident", .bool(true))) }
+        let n = Notification(replacesId: shown[a.id] ?? 0,
+                             icon: p.icon.isEmpty || p.icon.hasPrefix("mdi:") ? (a.kind == .timer ? "timer-symbolic" : "alarm-symbolic") : p.icon,
+                             summary: text.summary, body: text.body.markupEscaped, actions: actions, hints: hints,
+                             expireTimeout: critical ? 0 : -1)
+        let id = a.id
+        let gen = (generation[id] ?? 0) + 1
+        generation[id] = gen
+        daemon.notifier.notify(n, events: { [unowned self] event in
+            self.event(event, alarm: id)
+        }, done: { [unowned self] result in
+            switch result {
+            case .success(let nid):
+                if self.generation[id] == gen { self.shown[id] = nid } else if self.shown[id] != nid { self.daemon.notifier.close(nid) }
+            case .failure(let e):
+                Log.warning("alarm \(id): no notification shown (\(e.name)); the alarm still rings")
+            }
+        })
+    }
+
+    private func withdraw(_ id: String) {
+        generation[id] = (generation[id] ?? 0) + 1
+        if let nid = shown.removeValue(forKey: id) { daemon.notifier.close(nid) }
+    }
+
+    private func missed(_ a: Alarm) {
+        let text = AlertText.missed(a, in: daemon.engine.timeZone)
+        let n = Notification(icon: "alarm-symbolic", summary: text.summary, body: text.body.markupEscaped,
+                             hints: [("urgency", .byte(1)), ("category", .string("x-alarmd.missed")), ("x-alarmd-alarm-id", .string(a.id))],
+                             expireTimeout: 0)
+        daemon.notifier.notify(n, events: { _ in }, done: { _ in })
+    }
+
+    /// The user acted on a notification.
+    private func event(_ event: Notifier.Event, alarm id: String) {
+        guard let a = daemon.engine.alarms[id] else { return }
+        let p = a.config.presentation
+        switch event {
+        case .action("stop"):
+            perform(id, "Stop") { () throws(AlarmError) in try daemon.engine.planStop(app: "", id: id) }
+            actions.activate(app: a.appId, action: p.stopAction, alarm: id)
+        case .action("secondary"):
+            if p.secondaryButtonBehavior == .countdown {
+                perform(id, "Countdown") { () throws(AlarmError) in try daemon.engine.planCountdown(app: "", id: id) }
+            }
+            actions.activate(app: a.appId, action: p.secondaryAction, alarm: id)
+        case .action("default"):
+            if !p.tapAction.isEmpty { actions.open(url: p.tapAction, alarm: id) }
+        case .action(let other):
+            Log.warning("alarm \(id): unknown notification action '\(other)'")
+        case .closed(let reason):
+            if shown[id] != nil { shown.removeValue(forKey: id) }
+            // Dismissing a ringing alarm's notification is the user's answer: stop it. An expired
+            // one is shown again, so a ringing alarm always has its buttons.
+            guard a.state == .alerting else { return }
+            if reason == 2 {
+                perform(id, "Stop") { () throws(AlarmError) in try daemon.engine.planStop(app: "", id: id) }
+            } else if reason == 1 {
+                show(a, AlertText.alert(a, in: daemon.engine.timeZone), actions: AlertText.actions(a), critical: true)
+            }
+        }
+    }
+
+    private func perform(_ id: String, _ what: String, _ plan: () throws(AlarmError) -> Mutation) {
+        do {
+            try daemon.commit(try plan())
+            Log.info("alarm \(id): \(what) from its notification")
+        } catch {
+            Log.warning("alarm \(id): \(what) from its notification refused: \(error.message)")
+        }
+    }
+}

@@ -1,0 +1,67 @@
+import AlarmCore
+import Glibc
+import SDBus
+
+/// Holds a logind `sleep:idle` block inhibitor while any alarm rings, so the machine does not fall
+/// asleep mid-ring. Without logind (no system bus, or no login1) it says so once and does nothing.
+final class SleepInhibitor {
+    private let loop: EventLoop
+    private var system: Bus?
+    private var unavailable = false
+    private var fd: Int32 = -1
+    private var wanted = false
+    private var requesting = false
+
+    init(loop: EventLoop) { self.loop = loop }
+
+    var held: Bool { fd >= 0 }
+
+    func set(_ on: Bool) {
+        wanted = on
+        if on { acquire() } else { release() }
+    }
+
+    private func acquire() {
+        guard fd < 0, !requesting, !unavailable else { return }
+        if system == nil {
+            do {
+                let bus = try Bus.system()
+                try bus.attachSecondary(loop)
+                system = bus
+            } catch {
+                unavailable = true
+                Log.warning("no system bus (\(error.message)): cannot keep the machine awake while an alarm rings")
+                return
+            }
+        }
+        requesting = true
+        let args: [Value] = [.string("sleep:idle"), .string("alarmd"), .string("An alarm is ringing"), .string("block")]
+        do {
+            try system!.callAsync("org.freedesktop.login1", "/org/freedesktop/login1", "org.freedesktop.login1.Manager",
+                                  "Inhibit", args, timeoutUSec: 5_000_000) { [unowned self] reply in
+                self.requesting = false
+                if let e = reply.error {
+                    Log.warning("logind refused a sleep inhibitor: \(e)")
+                    return
+                }
+                guard let fd = try? reply.readUnixFD() else { return }
+                if self.wanted {
+                    self.fd = fd
+                    Log.info("holding a sleep:idle inhibitor while alarms ring")
+                } else {
+                    close(fd)
+                }
+            }
+        } catch {
+            requesting = false
+            Log.warning("cannot ask logind for a sleep inhibitor: \(error)")
+        }
+    }
+
+    private func release() {
+        guard fd >= 0 else { return }
+        close(fd)
+        fd = -1
+        Log.info("released the sleep inhibitor")
+    }
+}

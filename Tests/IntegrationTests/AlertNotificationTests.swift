@@ -1,0 +1,160 @@
+import AlarmCore
+import Foundation
+import Glibc
+import SDBus
+import TestSupport
+import Testing
+
+/// The alert notification and app actions, against test peers that speak the published protocols.
+@Suite(.serialized) struct AlertNotificationTests {
+    func alertOf(_ h: Harness, title: String, nth: Int = 1) throws -> [String: Value] {
+        let shown = try #require(h.notifier!.waitFor(pump: [h.client]) { n in n.filter { $0.string("summary") == title }.count >= nth })
+        return shown.filter { $0.string("summary") == title }[nth - 1]
+    }
+
+    @Test func alertShowsItsActionsAndStopStops() throws {
+        let h = try Harness(notifications: true)
+        let c = h.client!
+        let path = try c.schedule([("title", .string("Pasta")), ("duration", .uint32(1)), ("stop_button", .string("Done")),
+                                   ("secondary_button", .string("Snooze")), ("completion_message", .string("Drain it")),
+                                   ("subtitle", .string("Spaghetti")), ("icon", .string("org.gnome.Clocks"))])
+        let id = AlarmID.id(fromPath: path)!
+        #expect(c.waitForState(path, "alerting"))
+        let n = try alertOf(h, title: "Pasta")
+        #expect(n.string("body") == "Drain it\nSpaghetti")
+        #expect(n["actions"]?.unwrapped == .strings(["stop", "Done", "secondary", "Snooze"]))
+        #expect(n.string("icon") == "org.gnome.Clocks")
+        let hints = Dictionary((n["hints"]?.unwrapped.vardictEntries ?? []), uniquingKeysWith: { a, _ in a })
+        #expect(hints["urgency"] == .byte(2), "critical")
+        #expect(hints["resident"] == .bool(true))
+        #expect(hints["sound-name"] == nil && hints["sound-file"] == nil, "alarmd plays the sound itself")
+        try h.notifier!.invoke(n.uint32("id"), "stop")
+        #expect(c.waitFor { $0.contains { $0.member == "AlarmRemoved" && $0.args == [.string(id), .string(""), .string("stopped")] } })
+        let after = try #require(h.notifier!.waitFor { $0.first?.uint32("closed_reason") != 0 })
+        #expect(after[0].uint32("closed_reason") == 3, "resident: alarmd itself closes it once the alarm stopped")
+    }
+
+    @Test func snoozeFromTheNotificationReplacesIt() throws {
+        let h = try Harness(notifications: true)
+        let c = h.client!
+        let path = try c.schedule([("title", .string("Nap")), ("duration", .uint32(1)), ("secondary_button", .string("Snooze")),
+                                   ("post_alert", .uint32(600))])
+        let id = AlarmID.id(fromPath: path)!
+        #expect(c.waitForState(path, "alerting"))
+        let n = try alertOf(h, title: "Nap")
+        try h.notifier!.invoke(n.uint32("id"), "secondary")
+        #expect(c.waitForState(path, "countdown"), "a timer starts counting without a State change; this is the snooze")
+        let fire = try c.fireTime(path)
+        let f = DateFormatter()
+        f.dateFormat = "HH:mm"
+        f.timeZone = TimeZone.current
+        let replaced = try #require(h.notifier!.waitFor { $0.first?.uint32("updates") == 1 })[0]
+        #expect(replaced.uint32("id") == n.uint32("id"), "the same notification, replaced")
+        #expect(replaced.string("body") == "Snoozed until \(f.string(from: fire))")
+        #expect(replaced["actions"]?.unwrapped == .strings([]))
+        #expect(replaced.uint32("closed_reason") == 0)
+        // Leaving by another path (Cancel) closes it.
+        try c.call("Cancel", [.string(id)])
+        #expect(h.notifier!.waitFor { $0.first?.uint32("closed_reason") == 3 } != nil)
+    }
+
+    @Test(arguments: ["Stop", "Cancel", "Countdown", "Update", "timeout", "dismiss"])
+    func notificationClosesOnEveryExitPath(_ exit: String) throws {
+        let h = try Harness(config: "[ringing]\nring_timeout = 2\n", notifications: true)
+        let c = h.client!
+        let path = try c.schedule([("title", .string("Exit")), ("duration", .uint32(1))])
+        let id = AlarmID.id(fromPath: path)!
+        #expect(c.waitForState(path, "alerting"))
+        let n = try alertOf(h, title: "Exit")
+        switch exit {
+        case "Update": try c.call("Update", [.string(id), .vardict([("duration", .uint32(600))]), .strings([])])
+        case "timeout": break
+        case "dismiss": try h.notifier!.dismiss(n.uint32("id"))
+        default: try c.call(exit, [.string(id)])
+        }
+        let done = h.notifier!.waitFor(timeout: 5) { list in
+            guard let alert = list.first(where: { $0.uint32("id") == n.uint32("id") }) else { return false }
+            return exit == "Countdown" ? alert.uint32("updates") == 1 : alert.uint32("closed_reason") != 0
+        }
+        #expect(done != nil, "the alert notification ends when the alarm leaves alerting by \(exit)")
+        if exit == "dismiss" {
+            #expect(c.waitFor { $0.contains { $0.member == "AlarmRemoved" && $0.args.last == .string("stopped") } },
+                    "dismissing a ringing alarm's notification stops it")
+        }
+    }
+
+    @Test func appActionsReachTheOwningApp() throws {
+        let h = try Harness(config: "[authorization]\ndefault = allow\n", notifications: true)
+        let appPeer = try PeerProcess(address: h.bus.address, role: ["--app", "org.example.Clock"], name: "org.example.Clock",
+                                      log: h.state.path + "/app.log")
+        let app = try h.app("org.example.Clock")
+        let path = try app.schedule([("title", .string("Laundry")), ("duration", .uint32(1)), ("secondary_button", .string("Again")),
+                                     ("secondary_button_behavior", .string("custom")), ("secondary_action", .string("repeat-wash")),
+                                     ("stop_action", .string("stopped"))])
+        #expect(h.client.waitForState(path, "alerting"))
+        let n = try alertOf(h, title: "Laundry")
+        func activations() throws -> [Value] {
+            guard case .array(_, let items)? = try appPeer.client.bus.call("org.example.Clock", "/org/example/Clock", "org.alarmd.TestApp", "Activations").first else { return [] }
+            return items
+        }
+        try h.notifier!.invoke(n.uint32("id"), "secondary")
+        var deadline = Date().addingTimeInterval(5)
+        while try activations().isEmpty && Date() < deadline { usleep(20_000) }
+        #expect(try activations() == [.string("repeat-wash")])
+        #expect(try app.property(path, alarmInterface, "State") == .string("alerting"), "a custom action does not change the state")
+        try h.notifier!.invoke(n.uint32("id"), "stop")
+        deadline = Date().addingTimeInterval(5)
+        while try activations().count < 2 && Date() < deadline { usleep(20_000) }
+        #expect(try activations() == [.string("repeat-wash"), .string("stopped")])
+        #expect(h.client.waitFor { $0.contains { $0.member == "AlarmRemoved" && $0.args.last == .string("stopped") } })
+    }
+
+    @Test func failingAppActionNeverBlocksStop() throws {
+        let h = try Harness(config: "[authorization]\ndefault = allow\n", notifications: true)
+        let app = try h.app("org.example.Gone")   // no such app on the bus
+        let path = try app.schedule([("title", .string("Orphan")), ("duration", .uint32(1)), ("stop_action", .string("stopped"))])
+        #expect(h.client.waitForState(path, "alerting"))
+        let n = try alertOf(h, title: "Orphan")
+        try h.notifier!.invoke(n.uint32("id"), "stop")
+        #expect(h.client.waitFor { $0.contains { $0.member == "AlarmRemoved" && $0.args.last == .string("stopped") } })
+        let deadline = Date().addingTimeInterval(5)
+        while !h.daemon.log.contains("ActivateAction('stopped') on org.example.Gone failed") && Date() < deadline { usleep(20_000) }
+        #expect(h.daemon.log.contains("ActivateAction('stopped') on org.example.Gone failed"))
+    }
+
+    @Test func withoutANotificationServerTheAlarmStillAlerts() throws {
+        let h = try Harness()
+        let path = try h.client.schedule([("title", .string("Alone")), ("duration", .uint32(1))])
+        #expect(h.client.waitForState(path, "alerting"))
+        h.client.pump(0.3)
+        #expect(h.daemon.log.contains("no notification shown (org.freedesktop.DBus.Error.ServiceUnknown); the alarm still rings"))
+    }
+
+    @Test func sleepInhibitorHeldOnlyWhileRinging() throws {
+        let system = try TestBus()
+        let logind = try PeerProcess(address: system.address, role: ["--logind"], name: "org.freedesktop.login1",
+                                     log: system.dir.path + "/logind.log")
+        let h = try Harness(environment: ["DBUS_SYSTEM_BUS_ADDRESS": system.address])
+        func inhibitors() throws -> [[Value]] {
+            guard case .array(_, let items)? = try logind.client.bus.call("org.freedesktop.login1", "/org/freedesktop/login1",
+                                                                          "org.alarmd.TestLogind", "Inhibitors").first else { return [] }
+            return items.compactMap { if case .structure(let f) = $0 { f } else { nil } }
+        }
+        func wait(_ p: ([[Value]]) -> Bool) throws -> Bool {
+            let deadline = Date().addingTimeInterval(5)
+            while Date() < deadline { if p(try inhibitors()) { return true }; h.client.pump(0.02) }
+            return false
+        }
+        #expect(try inhibitors().isEmpty, "nothing rings, nothing is held")
+        let a = try h.client.schedule([("title", .string("A")), ("duration", .uint32(1))])
+        let b = try h.client.schedule([("title", .string("B")), ("duration", .uint32(1))])
+        #expect(h.client.waitForState(a, "alerting") && h.client.waitForState(b, "alerting"))
+        #expect(try wait { $0.count == 1 && $0[0].last == .bool(true) })
+        #expect(try inhibitors()[0].prefix(4) == [.string("sleep:idle"), .string("alarmd"), .string("An alarm is ringing"), .string("block")])
+        try h.client.call("Stop", [.string(AlarmID.id(fromPath: a)!)])
+        h.client.pump(0.3)
+        #expect(try inhibitors()[0].last == .bool(true), "still held while B rings")
+        try h.client.call("Stop", [.string(AlarmID.id(fromPath: b)!)])
+        #expect(try wait { $0.count == 1 && $0[0].last == .bool(false) }, "released once nothing rings")
+    }
+}

@@ -1,0 +1,37 @@
+import AlarmCore
+import Foundation
+import Glibc
+import SDBus
+
+// Peers that alarmd talks to but that cannot run here for real, each speaking its published
+// protocol faithfully, with a control interface through which a test plays the user:
+//
+//   alarmd-test-peer --bus-address ADDRESS --notifications   org.freedesktop.Notifications
+//   alarmd-test-peer --bus-address ADDRESS --app APP_ID      org.freedesktop.Application of APP_ID
+//   alarmd-test-peer --bus-address ADDRESS --logind          org.freedesktop.login1 (Inhibit)
+
+let args = CommandLine.arguments
+func value(after flag: String) -> String? {
+    guard let i = args.firstIndex(of: flag), i + 1 < args.count else { return nil }
+    return args[i + 1]
+}
+guard let address = value(after: "--bus-address") else {
+    FileHandle.standardError.write("usage: alarmd-test-peer --bus-address ADDRESS (--notifications | --app ID | --logind)\n".data(using: .utf8)!)
+    exit(2)
+}
+do {
+    let loop = try EventLoop()
+    try loop.exitOnSignals()
+    let bus = try Bus.connect(address: address)
+    try bus.attach(loop)
+    var peers: [AnyObject] = []
+    if args.contains("--notifications") { peers.append(try NotificationServer.serve(on: bus)) }
+    if let app = value(after: "--app") { peers.append(try TestApp.serve(app, on: bus)) }
+    if args.contains("--logind") { peers.append(try FakeLogind.serve(on: bus, loop: loop)) }
+    let code = loop.run()
+    withExtendedLifetime(peers) {}
+    exit(code)
+} catch {
+    FileHandle.standardError.write("alarmd-test-peer: \(error)\n".data(using: .utf8)!)
+    exit(1)
+}

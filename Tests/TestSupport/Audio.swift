@@ -1,0 +1,116 @@
+import Foundation
+import Glibc
+
+/// A real PulseAudio server with one null sink, private to the test (its own socket, runtime dir and
+/// home), so the built alarmd plays through a real audio path that the test can record.
+public final class PulseServer {
+    public let dir = TempDir("alarmd-pulse")
+    public let sink = "alarmsink"
+    private let process: ChildProcess
+    public var socket: String { dir.path + "/native" }
+    /// What a client (alarmd, parecord) needs to reach this server.
+    public var clientEnvironment: [String: String] { ["PULSE_SERVER": "unix:" + socket] }
+
+    public init() throws {
+        for sub in ["run", "home"] { try FileManager.default.createDirectory(atPath: dir.path + "/" + sub, withIntermediateDirectories: true) }
+        var env = ProcessInfo.processInfo.environment
+        env["HOME"] = dir.path + "/home"
+        env["XDG_RUNTIME_DIR"] = dir.path + "/run"
+        env.removeValue(forKey: "PULSE_SERVER")
+        process = try ChildProcess("/usr/bin/pulseaudio", [
+            "-n", "--daemonize=no", "--exit-idle-time=-1", "--use-pid-file=no", "--disable-shm=yes",
+            "-L", "module-null-sink sink_name=\(sink)",
+            "-L", "module-native-protocol-unix socket=\(dir.path)/native auth-anonymous=1",
+        ], environment: env, stderrPath: dir.path + "/pulseaudio.log")
+        let deadline = Date().addingTimeInterval(10)
+        while !FileManager.default.fileExists(atPath: socket) {
+            if process.wait(timeout: 0.02) != nil || Date() > deadline {
+                throw TestFailure("pulseaudio did not start: \((try? String(contentsOfFile: dir.path + "/pulseaudio.log", encoding: .utf8)) ?? "")")
+            }
+        }
+    }
+
+    deinit { process.stop() }
+}
+
+/// Records the null sink's monitor as raw 16-bit mono at 8 kHz, and maps wall-clock times to samples.
+public final class SinkRecorder {
+    public static let rate = 8_000
+    private let process: ChildProcess
+    private let path: String
+    /// The moment recording was known to run in real time, and how many bytes were there then.
+    private var origin: (time: Date, bytes: Int)?
+
+    public init(_ pulse: PulseServer) throws {
+        path = pulse.dir.path + "/monitor.raw"
+        var env = ProcessInfo.processInfo.environment
+        env.merge(pulse.clientEnvironment) { _, b in b }
+        process = try ChildProcess("/usr/bin/parecord", ["--raw", "--format=s16le", "--rate=\(Self.rate)", "--channels=1",
+                                                         "--latency-msec=20", "-d", "\(pulse.sink).monitor", path],
+                                   environment: env, stderrPath: pulse.dir.path + "/parecord.log")
+        // The monitor delivers nothing for a while after connecting; wait until data flows.
+        let deadline = Date().addingTimeInterval(15)
+        var last = 0
+        while Date() < deadline {
+            usleep(100_000)
+            let size = bytes()
+            if size > 0 && size > last && last > 0 {
+                origin = (Date(), size)
+                return
+            }
+            last = size
+        }
+        throw TestFailure("parecord produced no data")
+    }
+
+    deinit { process.stop() }
+
+    private func bytes() -> Int {
+        ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int) ?? 0
+    }
+
+    /// RMS amplitude (0…32767) of what the sink played between two wall-clock times.
+    public func rms(from a: Date, to b: Date) -> Double {
+        guard let origin, let data = FileManager.default.contents(atPath: path) else { return -1 }
+        func offset(_ t: Date) -> Int {
+            let samples = Int(t.timeIntervalSince(origin.time) * Double(Self.rate))
+            return max(0, min(data.count / 2, origin.bytes / 2 + samples))
+        }
+        let (start, end) = (offset(a), offset(b))
+        guard end > start else { return -1 }
+        var sum = 0.0
+        data.withUnsafeBytes { raw in
+            let s = raw.bindMemory(to: Int16.self)
+            for i in start..<end { let v = Double(Int16(littleEndian: s[i])); sum += v * v }
+        }
+        return (sum / Double(end - start)).squareRoot()
+    }
+
+    /// Waits until the recording covers `t` (plus the sink's latency).
+    public func waitUntilRecorded(_ t: Date) {
+        guard let origin else { return }
+        let needed = origin.bytes + Int(t.timeIntervalSince(origin.time) * Double(Self.rate)) * 2
+        let deadline = Date().addingTimeInterval(10)
+        while bytes() < needed && Date() < deadline { usleep(50_000) }
+    }
+}
+
+/// `alarmd-test-peer` in one of its roles (an app, logind) on a test bus.
+public final class PeerProcess {
+    private let process: ChildProcess
+    public let client: Client
+    public let name: String
+
+    public init(address: String, role: [String], name: String, log: String) throws {
+        self.name = name
+        process = try ChildProcess(Products.directory + "/alarmd-test-peer", ["--bus-address", address] + role, stderrPath: log)
+        client = try Client(address: address)
+        let deadline = Date().addingTimeInterval(10)
+        while !client.nameHasOwner(name) {
+            if Date() > deadline { throw TestFailure("test peer \(role) did not start") }
+            usleep(10_000)
+        }
+    }
+
+    deinit { process.stop() }
+}
