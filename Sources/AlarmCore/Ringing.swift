@@ -60,6 +60,12 @@ public enum AlertText {
         (a.config.presentation.title, "Snoozed until \(clock(a.fireTime, in: zone))")
     }
 
+    /// A silent countdown that ended: the template's completion push.
+    public static func completed(_ a: Alarm) -> (summary: String, body: String) {
+        let p = a.config.presentation
+        return (p.title, [p.completionMessage, p.subtitle].filter { !$0.isEmpty }.joined(separator: "\n"))
+    }
+
     public static func missed(_ a: Alarm, in zone: TimeZone) -> (summary: String, body: String) {
         ("Missed alarm", "\(a.config.presentation.title) — \(clock(a.alertingSince > 0 ? a.alertingSince : a.fireTime, in: zone)), not answered")
     }

@@ -103,6 +103,22 @@ final class Alerts {
         daemon.notifier.notify(n, events: { _ in }, done: { _ in })
     }
 
+    /// A silent countdown (`ring: false`) ended: a plain notification with its completion message.
+    func completed(_ a: Alarm) {
+        let text = AlertText.completed(a)
+        let p = a.config.presentation
+        let n = Notification(icon: p.icon.isEmpty || p.icon.hasPrefix("mdi:") ? "timer-symbolic" : p.icon,
+                             summary: text.summary, body: text.body.markupEscaped,
+                             actions: p.tapAction.isEmpty ? [] : [("default", "Open")],
+                             hints: [("urgency", .byte(1)), ("category", .string("x-alarmd.completed")), ("x-alarmd-alarm-id", .string(a.id))])
+        let id = a.id, url = p.tapAction
+        daemon.notifier.notify(n, events: { [unowned self] event in
+            if case .action("default") = event, !url.isEmpty { self.actions.open(url: url, alarm: id) }
+        }, done: { result in
+            if case .failure(let e) = result { Log.warning("alarm \(id): completion not shown (\(e.name))") }
+        })
+    }
+
     /// The user acted on a notification.
     private func event(_ event: Notifier.Event, alarm id: String) {
         guard let a = daemon.engine.alarms[id] else { return }

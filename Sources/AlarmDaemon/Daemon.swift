@@ -115,7 +115,10 @@ public final class Daemon {
         let before = Dictionary(uniqueKeysWithValues: m.upserts.compactMap { a in engine.alarms[a.id].map { (a.id, $0) } })
         let timedOut = Set(m.timedOut.map(\.id))
         engine.apply(m)
-        for r in m.removals { alerts.changed(old: r.alarm, new: nil, timedOut: timedOut.contains(r.alarm.id), snoozed: false) }
+        for r in m.removals {
+            alerts.changed(old: r.alarm, new: nil, timedOut: timedOut.contains(r.alarm.id), snoozed: false)
+            if r.reason == .completed { alerts.completed(r.alarm) }
+        }
         for a in m.upserts {
             alerts.changed(old: before[a.id], new: a, timedOut: timedOut.contains(a.id), snoozed: m.snoozed.contains(a.id))
         }

@@ -211,4 +211,36 @@ import Testing
         #expect(e.alarms[t.id]!.effectivePresentation.accentColor == "orange")
         #expect(e.advance(clock, to: monday0900 + 90 * sec).isEmpty, "the warning happens once")
     }
+
+    @Test func pauseDuringTheWarningWindow() throws {
+        let (e, clock) = makeEngine()
+        let t = try e.schedule(["duration": .uint32(100), "warning_threshold": .uint32(20)])
+        e.advance(clock, to: monday0900 + 85 * sec)
+        #expect(e.alarms[t.id]!.phase == .warning)
+        try e.run { () throws(AlarmError) in try e.planPause(app: "", id: t.id) }
+        // Paused in the warning: it stays a warning, and nothing is due however long it waits.
+        #expect(e.alarms[t.id]!.phase == .warning && e.nextDeadline == nil)
+        e.advance(clock, to: monday0900 + 500 * sec)
+        try e.run { () throws(AlarmError) in try e.planResume(app: "", id: t.id) }
+        let a = e.alarms[t.id]!
+        #expect(a.phase == .warning && a.fireTime == monday0900 + 515 * sec)
+        #expect(e.advance(clock, to: monday0900 + 514 * sec).isEmpty, "no second warning")
+        e.advance(clock, to: monday0900 + 515 * sec)
+        #expect(e.state(t.id) == .alerting)
+    }
+
+    @Test func completionWithRingThenSnoozeForPostAlert() throws {
+        let (e, clock) = makeEngine()
+        let t = try e.schedule(["duration": .uint32(60), "warning_threshold": .uint32(10), "post_alert": .uint32(120),
+                                "completion_message": .string("Done")])
+        e.advance(clock, to: monday0900 + 60 * sec)
+        #expect(e.state(t.id) == .alerting)
+        #expect(AlertText.alert(e.alarms[t.id]!, in: utc).body == "Done")
+        try e.run { () throws(AlarmError) in try e.planCountdown(app: "", id: t.id) }
+        let a = e.alarms[t.id]!
+        #expect(a.state == .countdown && a.countdownTotal == 120 * sec && a.phase == .normal)
+        // The snooze run gets its own warning.
+        e.advance(clock, to: monday0900 + 170 * sec)
+        #expect(e.alarms[t.id]!.phase == .warning)
+    }
 }

@@ -109,6 +109,27 @@ import Testing
         #expect(h.client.waitFor { $0.contains { $0.member == "AlarmRemoved" && $0.args.last == .string("stopped") } })
     }
 
+    @Test func clickingTheAlertOpensTheTapActionThroughThePortal() throws {
+        let h = try Harness(notifications: true)
+        let portal = try PeerProcess(address: h.bus.address, role: ["--portal"], name: "org.freedesktop.portal.Desktop",
+                                     log: h.state.path + "/portal.log")
+        let path = try h.client.schedule([("title", .string("Recipe")), ("duration", .uint32(1)),
+                                          ("tap_action", .string("https://example.org/recipe?step=3"))])
+        #expect(h.client.waitForState(path, "alerting"))
+        let n = try alertOf(h, title: "Recipe")
+        #expect(n["actions"]?.unwrapped == .strings(["stop", "Stop", "default", "Open"]))
+        try h.notifier!.invoke(n.uint32("id"), "default")
+        var opened: [Value] = []
+        let deadline = Date().addingTimeInterval(5)
+        while opened.isEmpty && Date() < deadline {
+            if case .array(_, let items)? = try portal.client.bus.call("org.freedesktop.portal.Desktop", "/org/freedesktop/portal/desktop",
+                                                                        "org.alarmd.TestPortal", "Opened").first { opened = items }
+            usleep(20_000)
+        }
+        #expect(opened == [.string("https://example.org/recipe?step=3")])
+        #expect(try h.client.property(path, alarmInterface, "State") == .string("alerting"), "opening does not stop the alarm")
+    }
+
     @Test func failingAppActionNeverBlocksStop() throws {
         let h = try Harness(config: "[authorization]\ndefault = allow\n", notifications: true)
         let app = try h.app("org.example.Gone")   // no such app on the bus

@@ -9,6 +9,7 @@ import SDBus
 //   alarmd-test-peer --bus-address ADDRESS --notifications   org.freedesktop.Notifications
 //   alarmd-test-peer --bus-address ADDRESS --app APP_ID      org.freedesktop.Application of APP_ID
 //   alarmd-test-peer --bus-address ADDRESS --logind          org.freedesktop.login1 (Inhibit)
+//   alarmd-test-peer --bus-address ADDRESS --portal          org.freedesktop.portal.OpenURI
 
 let args = CommandLine.arguments
 func value(after flag: String) -> String? {
@@ -28,6 +29,7 @@ do {
     if args.contains("--notifications") { peers.append(try NotificationServer.serve(on: bus)) }
     if let app = value(after: "--app") { peers.append(try TestApp.serve(app, on: bus)) }
     if args.contains("--logind") { peers.append(try FakeLogind.serve(on: bus, loop: loop)) }
+    if args.contains("--portal") { peers.append(try FakePortal.serve(on: bus)) }
     let code = loop.run()
     withExtendedLifetime(peers) {}
     exit(code)

@@ -1,0 +1,39 @@
+import AlarmCore
+import Foundation
+import Testing
+
+@Suite struct RingingCoreTests {
+    @Test func soundChoices() {
+        let dirs = ["/usr/share/alarmd/sounds", "/home/u/.local/share/alarmd/sounds"]
+        let exists: (String) -> Bool = { $0 == "/home/u/.local/share/alarmd/sounds/chime.oga" }
+        #expect(SoundChoice.resolve("default", soundDirectories: dirs, exists: exists) == .event("alarm-clock-elapsed"))
+        #expect(SoundChoice.resolve("chime", soundDirectories: dirs, exists: exists) == .file("/home/u/.local/share/alarmd/sounds/chime.oga"))
+        #expect(SoundChoice.resolve("bell", soundDirectories: dirs, exists: exists) == .event("bell"))
+        #expect(SoundChoice.resolve("/tmp/x.ogg", soundDirectories: dirs, exists: exists) == .file("/tmp/x.ogg"))
+    }
+
+    @Test func volumeRamp() {
+        #expect(VolumeRamp.decibels(elapsed: 0, ramp: 0) == 0)
+        #expect(VolumeRamp.decibels(elapsed: 0, ramp: 30) == -30)
+        #expect(VolumeRamp.decibels(elapsed: 15, ramp: 30) == -15)
+        #expect(VolumeRamp.decibels(elapsed: 45, ramp: 30) == 0)
+        let steps = stride(from: 0.0, through: 40, by: 0.7).map { VolumeRamp.decibels(elapsed: $0, ramp: 30) }
+        #expect(zip(steps, steps.dropFirst()).allSatisfy { $0 <= $1 })
+    }
+
+    @Test func alertTexts() throws {
+        let (e, clock) = makeEngine()
+        let t = try e.schedule(["duration": .uint32(60), "secondary_button": .string("Snooze"), "tap_action": .string("https://x.org"),
+                                "subtitle": .string("Oven"), "stop_button": .string("Done")])
+        #expect(AlertText.actions(t).map(\.0) == ["stop", "secondary", "default"])
+        #expect(AlertText.actions(t).map(\.1) == ["Done", "Snooze", "Open"])
+        e.advance(clock, to: monday0900 + 60 * sec)
+        try e.run { () throws(AlarmError) in try e.planCountdown(app: "", id: t.id) }
+        #expect(AlertText.snoozed(e.alarms[t.id]!, in: utc).body == "Snoozed until 09:06")
+        let berlin = TimeZone(identifier: "Europe/Berlin")!
+        #expect(AlertText.snoozed(e.alarms[t.id]!, in: berlin).body == "Snoozed until 10:06")
+        let a = try e.schedule(["hour": .uint32(7), "minute": .uint32(5), "subtitle": .string("Gym")])
+        #expect(AlertText.alert(a, in: utc) == ("Test", "Gym\n07:05"))
+        #expect(AlertText.completed(t).body == "Completed\nOven")
+    }
+}
