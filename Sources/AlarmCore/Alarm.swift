@@ -35,6 +35,10 @@ public struct Alarm: Codable, Equatable, Sendable {
     /// Why the alarm could not be heard during its current alert (no sound server, missing file, …);
     /// nil while there is nothing to report. Optional so that stores written before it still load.
     public var soundError: String?
+    /// Whether the current countdown measures a duration (a timer by `duration`, a snooze, a resumed
+    /// run) rather than leading up to an instant: a wall-clock step moves its fire time along, so it
+    /// keeps its remaining time. Optional so that stores written before it still load.
+    public var measuresDuration: Bool?
 
     public init(id: String, appId: String, config: AlarmConfiguration, state: AlarmState) {
         self.id = id

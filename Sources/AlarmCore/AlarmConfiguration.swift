@@ -13,6 +13,8 @@ public struct AlarmConfiguration: Codable, Equatable, Sendable {
     public var metadata: Value = .vardict([])
     /// Seconds over which the alarm sound grows from quiet to full; 0 = full at once.
     public var volumeRamp: UInt32 = 0
+    /// Ring even when found due later than the missed-alarm grace (after suspend or downtime).
+    public var triggerIfMissed = false
 
     public var kind: AlarmKind { schedule.kind }
 
@@ -22,7 +24,7 @@ public struct AlarmConfiguration: Codable, Equatable, Sendable {
         "pre_alert", "post_alert", "title", "subtitle", "status", "icon", "accent_color", "background_color",
         "text_color", "compact_label", "stop_button", "secondary_button", "secondary_button_behavior",
         "countdown_title", "pause_button", "paused_title", "resume_button", "stop_action", "secondary_action",
-        "tap_action", "warning_threshold", "completion_message", "ring", "sound", "metadata", "volume_ramp",
+        "tap_action", "warning_threshold", "completion_message", "ring", "sound", "metadata", "volume_ramp", "trigger_if_missed",
     ])
 
     public static let maxTextLength = 256
@@ -97,6 +99,10 @@ private struct Parser {
         if let v = try sound("sound") { c.sound = v }
         if let v = raw["metadata"] { c.metadata = try metadata(v) }
         if let v = try uint("volume_ramp", max: 3_600) { c.volumeRamp = UInt32(v) }
+        if let v = raw["trigger_if_missed"] {
+            guard let b = v.boolValue else { throw .bad("trigger_if_missed", "must be a boolean ('b'), got \(v.typeDescription)") }
+            c.triggerIfMissed = b
+        }
         return c
     }
 

@@ -11,6 +11,8 @@ public final class AlarmEngine {
     public var limits: Limits
     /// Seconds an unanswered alert rings before it ends as `timeout`; 0 = never.
     public var ringTimeout: UInt64
+    /// Seconds late an alert may still ring (after suspend or downtime); later ones are missed.
+    public var missedGrace: UInt64 = 60
 
     public private(set) var alarms: [String: Alarm] = [:]
     public private(set) var authorizations: [String: AuthorizationState] = [:]
@@ -132,7 +134,8 @@ public final class AlarmEngine {
         let alarm = try self.alarm(id, visibleTo: app)
         try require(alarm, in: .alerting, for: "Stop")
         var m = Mutation()
-        m.record(finishAlert(alarm, now: clock.now(), reason: .stopped))
+        var log = StepLog()
+        m.record(finishAlert(alarm, now: clock.now(), reason: .stopped, log: &log))
         return m
     }
 
@@ -155,6 +158,7 @@ public final class AlarmEngine {
         alarm.countdownStart = now
         alarm.fireTime = now.plusSaturating(alarm.countdownTotal.minusSaturating(alarm.elapsed))
         alarm.state = .countdown
+        alarm.measuresDuration = true
         var m = Mutation()
         m.record(step(alarm, now: now))
         return m
@@ -194,13 +198,60 @@ public final class AlarmEngine {
     public func planDue() -> Mutation {
         let now = clock.now()
         var m = Mutation()
+        var log = StepLog()
         for id in deadlines.keys(atMost: now).sorted() {
             guard let a = alarms[id] else { continue }
-            let outcome = step(a, now: now)
+            let outcome = step(a, now: now, log: &log)
             // Only the ring timeout ends an alert on its own.
             if a.state == .alerting, outcome.alarm.state != .alerting || outcome.isRemoval { m.timedOut.append(a) }
             m.record(outcome)
         }
+        m.missed = log.missed
+        return m
+    }
+
+    /// The wall clock was stepped by `delta` µs (NTP, by hand, or the daemon was down while the
+    /// clock moved differently from the time that passed): countdowns that measure a duration move
+    /// along and keep their remaining time; instants stay. Then whatever became due is planned.
+    public func planClockStep(delta: Int64) -> Mutation {
+        var m = Mutation()
+        let now = clock.now()
+        var log = StepLog()
+        for var a in alarms.values where a.state == .countdown && a.measuresDuration == true && delta != 0 {
+            a.fireTime = a.fireTime.shifted(by: delta)
+            a.countdownStart = a.countdownStart.shifted(by: delta)
+            m.record(step(a, now: now, log: &log))
+        }
+        let shifted = Set(m.upserts.map(\.id) + m.removals.map(\.alarm.id))
+        for id in deadlines.keys(atMost: now).sorted() where !shifted.contains(id) {
+            guard let a = alarms[id] else { continue }
+            let outcome = step(a, now: now, log: &log)
+            if a.state == .alerting, outcome.alarm.state != .alerting || outcome.isRemoval { m.timedOut.append(a) }
+            m.record(outcome)
+        }
+        m.missed = log.missed
+        return m
+    }
+
+    /// The local time zone changed: alarms set for a wall-clock time follow it; instants do not.
+    public func planTimeZoneChange(to zone: TimeZone) -> Mutation {
+        timeZone = zone
+        var m = Mutation()
+        let now = clock.now()
+        var log = StepLog()
+        for var a in alarms.values {
+            guard case .relative(let hour, let minute, let days) = a.config.schedule,
+                  a.state == .scheduled || (a.state == .countdown && a.measuresDuration != true) else { continue }
+            let fire = ScheduleMath.nextOccurrence(hour: hour, minute: minute, weekdays: Set(days), after: now, in: zone)
+            guard fire != a.fireTime else { continue }
+            a.state = .scheduled
+            a.fireTime = fire
+            a.countdownStart = 0
+            a.countdownTotal = 0
+            a.phase = .normal
+            m.record(step(a, now: now, log: &log))
+        }
+        m.missed = log.missed
         return m
     }
 
@@ -239,12 +290,16 @@ public final class AlarmEngine {
         case .timer(let seconds, let end):
             let total = end.map { $0.minusSaturating(now) } ?? seconds * usecPerSecond
             startCountdown(&a, now: now, total: total)
+            // A timer given an end date leads up to that instant; one given a duration measures it.
+            a.measuresDuration = end == nil
         case .fixed(let date):
+            a.measuresDuration = false
             a.state = .scheduled
             a.fireTime = date
             a.countdownStart = 0
             a.countdownTotal = 0
         case .relative(let hour, let minute, let days):
+            a.measuresDuration = false
             a.state = .scheduled
             a.fireTime = ScheduleMath.nextOccurrence(hour: hour, minute: minute, weekdays: Set(days), after: now, in: timeZone)
             a.countdownStart = 0
@@ -261,6 +316,7 @@ public final class AlarmEngine {
         a.elapsed = 0
         a.alertingSince = 0
         a.fireTime = now.plusSaturating(total)
+        a.measuresDuration = true
     }
 
     /// When the machine must next act on `a`, nil if never on its own (paused).
@@ -279,13 +335,23 @@ public final class AlarmEngine {
         }
     }
 
-    /// Applies every transition due at `now`, in order.
+    /// What stepping noticed besides the outcome itself.
+    struct StepLog {
+        var missed: [Alarm] = []
+    }
+
     func step(_ alarm: Alarm, now: USec) -> StepOutcome {
+        var log = StepLog()
+        return step(alarm, now: now, log: &log)
+    }
+
+    /// Applies every transition due at `now`, in order.
+    func step(_ alarm: Alarm, now: USec, log: inout StepLog) -> StepOutcome {
         var a = alarm
         while let due = deadline(of: a), due <= now {
             switch a.state {
             case .scheduled:
-                if a.fireTime <= now { return alert(a, now: now) }
+                if a.fireTime <= now { return alert(a, now: now, log: &log) }
                 // Entering the pre-alert window: a countdown that began preAlert before the fire time.
                 let total = UInt64(a.config.preAlert) * usecPerSecond
                 a.state = .countdown
@@ -293,10 +359,10 @@ public final class AlarmEngine {
                 a.countdownTotal = total
                 a.elapsed = 0
             case .countdown:
-                if a.fireTime <= now { return alert(a, now: now) }
+                if a.fireTime <= now { return alert(a, now: now, log: &log) }
                 a.phase = .warning
             case .alerting:
-                return finishAlert(a, now: now, reason: .timeout)
+                return finishAlert(a, now: now, reason: .timeout, log: &log)
             case .paused:
                 return .keep(a)
             }
@@ -304,9 +370,15 @@ public final class AlarmEngine {
         return .keep(a)
     }
 
-    private func alert(_ alarm: Alarm, now: USec) -> StepOutcome {
+    private func alert(_ alarm: Alarm, now: USec, log: inout StepLog) -> StepOutcome {
         var a = alarm
-        if !a.config.ring { return finishAlert(a, now: now, reason: .completed) }
+        // Found due long after its time (suspend, downtime, a clock step): missed, not rung late —
+        // and never a backlog: a repeating alarm goes straight to its next occurrence.
+        if now.minusSaturating(a.fireTime) > missedGrace * usecPerSecond && !a.config.triggerIfMissed {
+            log.missed.append(a)
+            return finishAlert(a, now: now, reason: .missed, log: &log)
+        }
+        if !a.config.ring { return finishAlert(a, now: now, reason: .completed, log: &log) }
         a.state = .alerting
         a.alertingSince = now
         a.soundError = nil
@@ -314,10 +386,10 @@ public final class AlarmEngine {
     }
 
     /// The end of an alert: one-shots leave with `reason`; repeating alarms go to their next occurrence.
-    private func finishAlert(_ alarm: Alarm, now: USec, reason: RemovalReason) -> StepOutcome {
+    private func finishAlert(_ alarm: Alarm, now: USec, reason: RemovalReason, log: inout StepLog) -> StepOutcome {
         guard alarm.config.schedule.isRepeating else { return .remove(alarm, reason) }
         var a = alarm
         arm(&a, now: max(now, a.fireTime))
-        return step(a, now: now)
+        return step(a, now: now, log: &log)
     }
 }

@@ -44,4 +44,8 @@ extension UInt64 {
     @inlinable func minusSaturating(_ other: UInt64) -> UInt64 {
         self > other ? self - other : 0
     }
+
+    @inlinable func shifted(by delta: Int64) -> UInt64 {
+        delta >= 0 ? plusSaturating(UInt64(delta)) : minusSaturating(delta.magnitude)
+    }
 }
