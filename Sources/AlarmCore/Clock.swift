@@ -36,16 +36,16 @@ public final class ManualClock: Clock, @unchecked Sendable {
 
 extension UInt64 {
     /// Saturating addition: deadlines far in the future must never trap the daemon.
-    @inlinable func plusSaturating(_ other: UInt64) -> UInt64 {
+    @inlinable public func plusSaturating(_ other: UInt64) -> UInt64 {
         let (r, o) = addingReportingOverflow(other)
         return o ? .max : r
     }
 
-    @inlinable func minusSaturating(_ other: UInt64) -> UInt64 {
+    @inlinable public func minusSaturating(_ other: UInt64) -> UInt64 {
         self > other ? self - other : 0
     }
 
-    @inlinable func shifted(by delta: Int64) -> UInt64 {
+    @inlinable public func shifted(by delta: Int64) -> UInt64 {
         delta >= 0 ? plusSaturating(UInt64(delta)) : minusSaturating(delta.magnitude)
     }
 }

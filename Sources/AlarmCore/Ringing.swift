@@ -66,8 +66,12 @@ public enum AlertText {
         return (p.title, [p.completionMessage, p.subtitle].filter { !$0.isEmpty }.joined(separator: "\n"))
     }
 
-    public static func missed(_ a: Alarm, in zone: TimeZone) -> (summary: String, body: String) {
-        ("Missed alarm", "\(a.config.presentation.title) — \(clock(a.alertingSince > 0 ? a.alertingSince : a.fireTime, in: zone)), not answered")
+    /// One notification for every alarm missed at once: not answered, or due while asleep or down.
+    public static func missed(_ list: [Alarm], in zone: TimeZone) -> (summary: String, body: String) {
+        let lines = list.sorted { $0.fireTime < $1.fireTime }.map { a in
+            "\(a.config.presentation.title) — \(clock(a.fireTime, in: zone))\(a.state == .alerting ? ", not answered" : "")"
+        }
+        return (list.count == 1 ? "Missed alarm" : "Missed alarms", lines.joined(separator: "\n"))
     }
 
     /// The notification's actions: (key, label). `stop` always; `secondary` when a secondary button

@@ -18,7 +18,7 @@ final class Alerts {
         self.daemon = daemon
         ringer = try Ringer(loop: daemon.loop, soundDirectories: soundDirectories)
         actions = AppActions(bus: daemon.bus, loop: daemon.loop)
-        inhibitor = SleepInhibitor(loop: daemon.loop)
+        inhibitor = SleepInhibitor(systemBus: { [unowned daemon] in daemon.systemBus })
         ringer.onError = { [unowned self] id, message in
             try? self.daemon.commit(self.daemon.engine.planSoundError(id: id, message))
         }
@@ -42,7 +42,7 @@ final class Alerts {
             } else {
                 withdraw(old!.id)
             }
-            if timedOut { missed(old!) }
+            if timedOut { missed([old!]) }
         } else if new == nil, let old {
             withdraw(old.id)
         } else if let new, new.state != .countdown, shown[new.id] != nil, !now {
@@ -95,10 +95,13 @@ final class Alerts {
         if let nid = shown.removeValue(forKey: id) { daemon.notifier.close(nid) }
     }
 
-    private func missed(_ a: Alarm) {
-        let text = AlertText.missed(a, in: daemon.engine.timeZone)
+    /// One notification, which stays, for alarms that were not answered or came due unseen.
+    func missed(_ list: [Alarm]) {
+        guard !list.isEmpty else { return }
+        let text = AlertText.missed(list, in: daemon.engine.timeZone)
+        Log.info("missed: \(list.map(\.id).joined(separator: ", "))")
         let n = Notification(icon: "alarm-symbolic", summary: text.summary, body: text.body.markupEscaped,
-                             hints: [("urgency", .byte(1)), ("category", .string("x-alarmd.missed")), ("x-alarmd-alarm-id", .string(a.id))],
+                             hints: [("urgency", .byte(1)), ("category", .string("x-alarmd.missed"))],
                              expireTimeout: 0)
         daemon.notifier.notify(n, events: { _ in }, done: { _ in })
     }

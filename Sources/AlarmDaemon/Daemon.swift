@@ -15,18 +15,29 @@ public final class Daemon {
     private(set) var prompter: AuthorizationPrompter!
     private(set) var alerts: Alerts!
     private let soundDirectories: [String]
-    private var timer: TimerSource?
+    let clock: DaemonClock
+    private let localtimePath: String
+    private var deadline: DeadlineTimer?
+    private var zoneWatcher: ZoneWatcher?
+    private var power: PowerMonitor?
     private var announcedNextFire: USec = 0
     /// Whether alarms can wake the machine; decided when the wake-capable timer is tried.
     var wakeSupported = false
+    /// The system bus (logind, timedated), when there is one.
+    private(set) var systemBus: Bus?
+    /// Realtime and boottime when they were last known to agree, to measure clock steps.
+    private var anchor: (realtime: UInt64, boottime: UInt64) = (0, 0)
 
     public init(options: Options) throws {
         identity = Identity(procRoot: options.procRoot)
         soundDirectories = options.soundDirectories ?? Daemon.defaultSoundDirectories()
         config = Daemon.loadConfig(options.configFile ?? Daemon.defaultConfigFile())
         store = try Store(directory: options.stateDirectory ?? Store.defaultDirectory())
-        engine = AlarmEngine(clock: SystemClock(), timeZone: .current, policy: config.policy, limits: config.limits,
-                             ringTimeout: config.ringTimeout)
+        clock = DaemonClock(testClockFile: options.testClockFile)
+        localtimePath = options.localtime
+        engine = AlarmEngine(clock: clock, timeZone: ZoneWatcher.resolve(options.localtime), policy: config.policy,
+                             limits: config.limits, ringTimeout: config.ringTimeout)
+        engine.missedGrace = config.missedGrace
         let (alarms, skipped) = try store.loadAlarms()
         engine.load(alarms: alarms, authorizations: try store.loadAuthorizations())
         Log.info("store \(store.path): \(alarms.count) alarms loaded\(skipped > 0 ? ", \(skipped) unreadable" : "")")
@@ -54,17 +65,90 @@ public final class Daemon {
                 self.identity.forget(sender: name)
             }
         }
-        timer = try loop.makeTimer { [unowned self] in self.deadlineReached() }
+        let timer = try DeadlineTimer(loop: loop, onExpire: { [unowned self] in self.deadlineReached() },
+                                      onClockStep: { [unowned self] in self.clockStepped(delta: self.measuredStep()) })
+        deadline = timer
+        wakeSupported = timer.wakeCapable
+        Log.info(wakeSupported ? "alarms wake the machine (CLOCK_REALTIME_ALARM)"
+                               : "alarms cannot wake the machine (no RTC wake alarm, or no CAP_WAKE_ALARM): CLOCK_REALTIME")
+        if clock.file != nil {
+            try bus.export(TestClockObject(daemon: self), path: "/org/alarmd/TestClock1", interface: "org.alarmd.TestClock1",
+                           members: TestClockObject.members)
+            Log.warning("test clock enabled (\(clock.file!)): now is \(Log.time(clock.now()))")
+        }
+        zoneWatcher = ZoneWatcher(loop: loop, localtime: localtimePath) { [unowned self] zone in
+            self.perform("time-zone change") { self.engine.planTimeZoneChange(to: zone) }
+        }
+        connectSystemBus()
         announcedNextFire = engine.nextFireTime
         try bus.requestName(Interfaces.busName)
-        Log.info("ready: \(Interfaces.busName) on \(bus.uniqueName), \(engine.count) alarms")
+        Log.info("ready: \(Interfaces.busName) on \(bus.uniqueName), \(engine.count) alarms, zone \(engine.timeZone.identifier)")
         // Only now, with the name owned, may start-up transitions (alarms due while down) be signalled.
         alerts.resume()
-        rearm()
+        clockStepped(delta: stepSinceLastRun())
         let r = loop.run()
+        saveAnchor()
         Log.info("exiting")
         bus.flush()
         return r
+    }
+
+    /// logind (suspend, sleep inhibitors) and timedated live on the system bus; without one alarmd
+    /// still works, and says what it cannot do.
+    private func connectSystemBus() {
+        do {
+            let system = try Bus.system()
+            try system.attachSecondary(loop)
+            systemBus = system
+            power = try PowerMonitor(system: system) { [unowned self] in
+                self.perform("resume") { self.engine.planClockStep(delta: 0) }
+            }
+            try system.addMatch("type='signal',sender='org.freedesktop.timedate1',path='/org/freedesktop/timedate1',interface='org.freedesktop.DBus.Properties',member='PropertiesChanged'") { [unowned self] _ in
+                self.zoneWatcher?.recheck()
+            }
+        } catch {
+            Log.warning("no system bus (\(error.message)): no suspend handling, no sleep inhibitor")
+        }
+    }
+
+    // MARK: time
+
+    /// How far the wall clock moved apart from the time that really passed since the anchor.
+    private func measuredStep() -> Int64 {
+        let rt = clock.now(), bt = Clocks.boottime
+        return Int64(bitPattern: rt &- anchor.realtime) &- Int64(bitPattern: bt &- anchor.boottime)
+    }
+
+    /// The step across the daemon's downtime, when the machine has not rebooted since the anchor.
+    private func stepSinceLastRun() -> Int64 {
+        guard let text = try? store.meta("clock_anchor") else { return 0 }
+        let parts = text.split(separator: " ")
+        guard parts.count == 3, let rt = UInt64(parts[0]), let bt = UInt64(parts[1]), parts[2] == Clocks.bootID else { return 0 }
+        anchor = (rt, bt)
+        return measuredStep()
+    }
+
+    private func saveAnchor() {
+        anchor = (clock.now(), Clocks.boottime)
+        do { try store.setMeta("clock_anchor", "\(anchor.realtime) \(anchor.boottime) \(Clocks.bootID)") } catch {
+            Log.error("store: clock anchor not saved: \(error)")
+        }
+    }
+
+    /// The wall clock stepped by `delta` µs (or was found to have, at start-up): countdowns keep their
+    /// remaining time, and everything now due rings or is missed.
+    func clockStepped(delta measured: Int64) {
+        // Below 10 ms it is the jitter of reading two clocks, not a step.
+        let delta = abs(measured) < 10_000 ? 0 : measured
+        if delta != 0 { Log.info("wall clock stepped by \(Double(delta) / 1e6) s; recomputing deadlines") }
+        perform("clock step") { self.engine.planClockStep(delta: delta) }
+        saveAnchor()
+    }
+
+    /// Commits a plan made by the daemon itself (not a method call); failures are logged.
+    private func perform(_ what: String, _ plan: () -> Mutation) {
+        do { try commit(plan()) } catch { Log.error("\(what): change not saved: \(error.message)") }
+        rearm()
     }
 
     /// alarmd's own sounds: `$XDG_DATA_HOME` and `$XDG_DATA_DIRS` `alarmd/sounds`, and the
@@ -112,6 +196,7 @@ public final class Daemon {
                 try bus.emitObjectRemoved(path: r.alarm.path)
             }
         }
+        if !m.missed.isEmpty { alerts.missed(m.missed) }
         let before = Dictionary(uniqueKeysWithValues: m.upserts.compactMap { a in engine.alarms[a.id].map { (a.id, $0) } })
         let timedOut = Set(m.timedOut.map(\.id))
         engine.apply(m)
@@ -155,7 +240,7 @@ public final class Daemon {
 
     /// One kernel timer, armed for the earliest deadline of all alarms; off when there is none.
     private func rearm() {
-        timer?.arm(at: engine.nextDeadline)
+        deadline?.arm(at: clock.real(engine.nextDeadline))
     }
 
     private func deadlineReached() {
@@ -165,7 +250,7 @@ public final class Daemon {
         } catch {
             // The store refused: try again shortly rather than lose the transition.
             Log.error("due transitions not saved (\(error.message)); retrying in 1 s")
-            timer?.arm(at: engine.clock.now() + usecPerSecond)
+            deadline?.arm(at: clock.real(engine.clock.now() + usecPerSecond))
             return
         }
         rearm()

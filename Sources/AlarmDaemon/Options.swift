@@ -5,6 +5,10 @@ public struct Options: Sendable {
     public var configFile: String?
     /// Tests only: where to look for callers' `/proc/PID/root/.flatpak-info`.
     public var procRoot = "/proc"
+    /// Tests only: read "now" from the system clock plus an offset kept in this file.
+    public var testClockFile: String?
+    /// The file that names the local time zone.
+    public var localtime = "/etc/localtime"
     /// Where alarmd's own sounds are (repeatable); nil = the XDG data directories.
     public var soundDirectories: [String]?
 
@@ -15,6 +19,8 @@ public struct Options: Sendable {
           --state-dir DIR        keep the database in DIR instead of $XDG_STATE_HOME/alarmd
           --config FILE          read FILE instead of $XDG_CONFIG_HOME/alarmd/alarmd.conf
           --sounds-dir DIR       look for alarmd's own sounds in DIR (repeatable)
+          --localtime FILE       follow the time zone FILE names (default /etc/localtime)
+          --test-clock FILE      tests only: a clock that org.alarmd.TestClock1 can step
           --version              print the version
         """
 
@@ -40,6 +46,12 @@ public struct Options: Sendable {
             case "--sounds-dir":
                 guard let v = it.next(), v.hasPrefix("/") else { return .exit("--sounds-dir needs an absolute path\n" + usage, code: 2) }
                 o.soundDirectories = (o.soundDirectories ?? []) + [v]
+            case "--test-clock":
+                guard let v = it.next(), v.hasPrefix("/") else { return .exit("--test-clock needs an absolute path\n" + usage, code: 2) }
+                o.testClockFile = v
+            case "--localtime":
+                guard let v = it.next(), v.hasPrefix("/") else { return .exit("--localtime needs an absolute path\n" + usage, code: 2) }
+                o.localtime = v
             case "--proc-root":
                 guard let v = it.next(), v.hasPrefix("/") else { return .exit("--proc-root needs an absolute path\n" + usage, code: 2) }
                 o.procRoot = v

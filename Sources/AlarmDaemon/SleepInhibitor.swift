@@ -5,14 +5,13 @@ import SDBus
 /// Holds a logind `sleep:idle` block inhibitor while any alarm rings, so the machine does not fall
 /// asleep mid-ring. Without logind (no system bus, or no login1) it says so once and does nothing.
 final class SleepInhibitor {
-    private let loop: EventLoop
-    private var system: Bus?
-    private var unavailable = false
+    private let systemBus: () -> Bus?
+    private var warned = false
     private var fd: Int32 = -1
     private var wanted = false
     private var requesting = false
 
-    init(loop: EventLoop) { self.loop = loop }
+    init(systemBus: @escaping () -> Bus?) { self.systemBus = systemBus }
 
     var held: Bool { fd >= 0 }
 
@@ -22,22 +21,16 @@ final class SleepInhibitor {
     }
 
     private func acquire() {
-        guard fd < 0, !requesting, !unavailable else { return }
-        if system == nil {
-            do {
-                let bus = try Bus.system()
-                try bus.attachSecondary(loop)
-                system = bus
-            } catch {
-                unavailable = true
-                Log.warning("no system bus (\(error.message)): cannot keep the machine awake while an alarm rings")
-                return
-            }
+        guard fd < 0, !requesting else { return }
+        guard let system = systemBus() else {
+            if !warned { Log.warning("no system bus: cannot keep the machine awake while an alarm rings") }
+            warned = true
+            return
         }
         requesting = true
         let args: [Value] = [.string("sleep:idle"), .string("alarmd"), .string("An alarm is ringing"), .string("block")]
         do {
-            try system!.callAsync("org.freedesktop.login1", "/org/freedesktop/login1", "org.freedesktop.login1.Manager",
+            try system.callAsync("org.freedesktop.login1", "/org/freedesktop/login1", "org.freedesktop.login1.Manager",
                                   "Inhibit", args, timeoutUSec: 5_000_000) { [unowned self] reply in
                 self.requesting = false
                 if let e = reply.error {

@@ -5,7 +5,7 @@ import Foundation
 /// The durable store: one SQLite database in WAL mode. Every mutation is one transaction, committed
 /// with `synchronous=FULL` before the method that caused it replies.
 final class Store {
-    static let schemaVersion: Int32 = 1
+    static let schemaVersion: Int32 = 2
 
     struct Failure: Error, CustomStringConvertible {
         let description: String
@@ -61,6 +61,23 @@ final class Store {
                 try exec("PRAGMA user_version = 1")
             }
         }
+        if version < 2 {
+            // v2: facts about the daemon itself, such as the clock anchor.
+            try transaction {
+                try exec("CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY NOT NULL, value TEXT NOT NULL)")
+                try exec("PRAGMA user_version = 2")
+            }
+        }
+    }
+
+    func meta(_ key: String) throws -> String? {
+        var v: String?
+        try query("SELECT value FROM meta WHERE key = '\(key)'") { v = String(cString: sqlite3_column_text($0, 0)) }
+        return v
+    }
+
+    func setMeta(_ key: String, _ value: String) throws {
+        try transaction { try run("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", [.text(key), .text(value)]) }
     }
 
     // MARK: reading

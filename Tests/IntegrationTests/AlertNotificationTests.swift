@@ -159,7 +159,7 @@ import Testing
         func inhibitors() throws -> [[Value]] {
             guard case .array(_, let items)? = try logind.client.bus.call("org.freedesktop.login1", "/org/freedesktop/login1",
                                                                           "org.alarmd.TestLogind", "Inhibitors").first else { return [] }
-            return items.compactMap { if case .structure(let f) = $0 { f } else { nil } }
+            return items.compactMap { if case .structure(let f) = $0, f.first == .string("sleep:idle") { f } else { nil } }
         }
         func wait(_ p: ([[Value]]) -> Bool) throws -> Bool {
             let deadline = Date().addingTimeInterval(5)

@@ -2,6 +2,8 @@ import AlarmCore
 import Foundation
 import SDBus
 import TestSupport
+import CSystemd
+import Glibc
 import Testing
 
 @Suite(.serialized) struct ManagerTests {
@@ -66,7 +68,12 @@ import Testing
             #expect(e?.name == "org.alarmd.Error.NotFound", "\(method) on a removed alarm")
         }
         #expect(try c.property(managerPath, managerInterface, "Version") == .string("0.1.0"))
-        #expect(try c.property(managerPath, managerInterface, "WakeSupported") == .bool(false))
+        // The truth of this machine: an RTC that can wake it, and the right to use it.
+        let rtcs = (try? FileManager.default.contentsOfDirectory(atPath: "/sys/class/rtc")) ?? []
+        let rtc = rtcs.contains { FileManager.default.fileExists(atPath: "/sys/class/rtc/\($0)/wakealarm") }
+        let fd = timerfd_create(CLOCK_REALTIME_ALARM, 0)
+        if fd >= 0 { close(fd) }
+        #expect(try c.property(managerPath, managerInterface, "WakeSupported") == .bool(rtc && fd >= 0))
         #expect(try c.property(managerPath, managerInterface, "NextFireTimeUSec") == .uint64(0))
     }
 

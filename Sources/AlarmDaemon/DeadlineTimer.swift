@@ -1,0 +1,90 @@
+import Foundation
+import CSystemd
+import Glibc
+import SDBus
+
+/// The one kernel timer of the daemon: a timerfd armed for the earliest deadline of all alarms, on
+/// `CLOCK_REALTIME_ALARM` where the process may wake the machine (CAP_WAKE_ALARM and an RTC), else
+/// on `CLOCK_REALTIME`. `TFD_TIMER_CANCEL_ON_SET` makes it report wall-clock steps as well.
+final class DeadlineTimer {
+    /// How a timerfd is made; tests substitute one that refuses the alarm clock.
+    typealias Create = @Sendable (clockid_t) -> Int32
+
+    static let systemCreate: Create = { clock in timerfd_create(clock, Int32(TFD_NONBLOCK | TFD_CLOEXEC)) }
+
+    /// Whether an RTC that can raise a wake alarm exists: without one the kernel accepts
+    /// `CLOCK_REALTIME_ALARM` timers (seen on VMs) but nothing can wake the machine.
+    static func systemHasWakeRTC() -> Bool {
+        let rtcs = (try? FileManager.default.contentsOfDirectory(atPath: "/sys/class/rtc")) ?? []
+        return rtcs.contains { FileManager.default.fileExists(atPath: "/sys/class/rtc/\($0)/wakealarm") }
+    }
+
+    /// Tries the wake-capable clock first (where an RTC could wake the machine); the first clock
+    /// the kernel grants wins.
+    static func choose(_ create: Create, hasWakeRTC: Bool) -> (fd: Int32, clock: clockid_t)? {
+        for clock in hasWakeRTC ? [CLOCK_REALTIME_ALARM, CLOCK_REALTIME] : [CLOCK_REALTIME] {
+            let fd = create(clock)
+            if fd >= 0 { return (fd, clock) }
+        }
+        return nil
+    }
+
+    let fd: Int32
+    let clock: clockid_t
+    var wakeCapable: Bool { clock == CLOCK_REALTIME_ALARM }
+    private let onExpire: () -> Void
+    private let onClockStep: () -> Void
+    /// Nothing pending still keeps the timer armed, far ahead, so that clock steps are reported.
+    private static let farFuture: UInt64 = 4_102_444_800 * 1_000_000 // 2100-01-01
+
+    init(loop: EventLoop, create: Create = DeadlineTimer.systemCreate, hasWakeRTC: Bool = DeadlineTimer.systemHasWakeRTC(),
+         onExpire: @escaping () -> Void, onClockStep: @escaping () -> Void) throws {
+        guard let (fd, clock) = DeadlineTimer.choose(create, hasWakeRTC: hasWakeRTC) else {
+            throw BusError(errno: -errno, "timerfd_create")
+        }
+        self.fd = fd
+        self.clock = clock
+        self.onExpire = onExpire
+        self.onClockStep = onClockStep
+        try loop.watchReadable(fd) { [unowned self] in self.readable() }
+    }
+
+    deinit { close(fd) }
+
+    /// Arms for `usec` (realtime µs, absolute); nil = nothing pending.
+    func arm(at usec: UInt64?) {
+        let t = max(usec ?? DeadlineTimer.farFuture, 1)
+        var spec = itimerspec()
+        spec.it_value.tv_sec = Int(t / 1_000_000)
+        spec.it_value.tv_nsec = Int(t % 1_000_000) * 1_000
+        if timerfd_settime(fd, Int32(TFD_TIMER_ABSTIME) | alarmd_tfd_timer_cancel_on_set, &spec, nil) < 0 {
+            Log.error("timerfd_settime: \(String(cString: strerror(errno)))")
+        }
+    }
+
+    private func readable() {
+        var expirations: UInt64 = 0
+        let r = read(fd, &expirations, 8)
+        if r == 8 {
+            onExpire()
+        } else if r < 0 && errno == ECANCELED {
+            onClockStep()
+        }
+    }
+}
+
+/// Realtime and the clock that counts time actually passed (CLOCK_BOOTTIME, suspend included).
+enum Clocks {
+    static func get(_ clock: clockid_t) -> UInt64 {
+        var ts = timespec()
+        clock_gettime(clock, &ts)
+        return UInt64(ts.tv_sec) * 1_000_000 + UInt64(ts.tv_nsec) / 1_000
+    }
+
+    static var boottime: UInt64 { Clocks.get(CLOCK_BOOTTIME) }
+
+    static var bootID: String {
+        ((try? String(contentsOfFile: "/proc/sys/kernel/random/boot_id", encoding: .utf8)) ?? "")
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+}

@@ -1,0 +1,50 @@
+import AlarmCore
+import Glibc
+import SDBus
+
+/// Suspend and resume through logind: a `delay` inhibitor held while awake, released when logind
+/// announces `PrepareForSleep(true)`, and on `PrepareForSleep(false)` every deadline is looked at
+/// again at once (alarms due during the sleep ring, or are reported missed).
+final class PowerMonitor {
+    private let system: Bus
+    private var delayFD: Int32 = -1
+    private let onResume: () -> Void
+
+    init(system: Bus, onResume: @escaping () -> Void) throws(BusError) {
+        self.system = system
+        self.onResume = onResume
+        try system.addMatch("type='signal',sender='org.freedesktop.login1',interface='org.freedesktop.login1.Manager',member='PrepareForSleep'") { [unowned self] m in
+            guard case .bool(let sleeping)? = try? m.read() else { return }
+            if sleeping {
+                Log.info("the machine is going to sleep")
+                self.release()
+            } else {
+                Log.info("the machine woke up; checking every alarm")
+                self.takeDelay()
+                self.onResume()
+            }
+        }
+        takeDelay()
+    }
+
+    var holdsDelay: Bool { delayFD >= 0 }
+
+    private func takeDelay() {
+        guard delayFD < 0 else { return }
+        let args: [Value] = [.string("sleep"), .string("alarmd"), .string("Checks alarms around suspend"), .string("delay")]
+        try? system.callAsync("org.freedesktop.login1", "/org/freedesktop/login1", "org.freedesktop.login1.Manager", "Inhibit",
+                              args, timeoutUSec: 5_000_000) { [unowned self] reply in
+            if let e = reply.error {
+                Log.info("no suspend notifications from logind (\(e.name))")
+            } else if let fd = try? reply.readUnixFD() {
+                if self.delayFD >= 0 { close(fd) } else { self.delayFD = fd }
+            }
+        }
+    }
+
+    private func release() {
+        guard delayFD >= 0 else { return }
+        close(delayFD)
+        delayFD = -1
+    }
+}
