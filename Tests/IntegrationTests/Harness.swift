@@ -37,10 +37,12 @@ final class Harness {
         try start()
     }
 
+    /// The client subscribes before the daemon starts, as a long-lived applet would: it sees what
+    /// the daemon signals about its own start-up (alarms missed or due while it was down).
     func start() throws {
-        daemon = try DaemonProcess(bus: bus, stateDir: state.path + "/state", extraArgs: extraArgs, environment: environment)
         client = try Client(address: bus.address)
         try client.subscribe()
+        daemon = try DaemonProcess(bus: bus, stateDir: state.path + "/state", extraArgs: extraArgs, environment: environment)
     }
 
     /// Ends the daemon (SIGKILL or SIGTERM), waits until the bus has forgotten it, and starts a new one.

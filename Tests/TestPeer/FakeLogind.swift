@@ -12,9 +12,13 @@ final class FakeLogind: BusObject {
     }
 
     private let loop: EventLoop
+    private let bus: Bus
     var inhibitors: [Inhibitor] = []
 
-    init(loop: EventLoop) { self.loop = loop }
+    init(loop: EventLoop, bus: Bus) {
+        self.loop = loop
+        self.bus = bus
+    }
 
     func handle(_ call: MethodCall) throws(BusError) -> MethodResult {
         switch call.member {
@@ -35,6 +39,12 @@ final class FakeLogind: BusObject {
             try call.message.replyUnixFD(fds[1])
             close(fds[1])
             return .later
+        case "Sleep":
+            // What logind broadcasts around suspend: PrepareForSleep(true) before, (false) after.
+            guard case .bool(let going)? = call.args.first else { throw BusError("org.freedesktop.DBus.Error.InvalidArgs", "b") }
+            try bus.emitSignal(path: "/org/freedesktop/login1", interface: "org.freedesktop.login1.Manager",
+                               member: "PrepareForSleep", [.bool(going)])
+            return .reply([])
         case "Inhibitors":
             return .reply([.array(element: "(ssssb)", inhibitors.map {
                 .structure([.string($0.what), .string($0.who), .string($0.why), .string($0.mode), .bool($0.held)])
@@ -47,12 +57,14 @@ final class FakeLogind: BusObject {
     func property(_ name: String, path: String) -> Value? { nil }
 
     static func serve(on bus: Bus, loop: EventLoop) throws(BusError) -> FakeLogind {
-        let peer = FakeLogind(loop: loop)
+        let peer = FakeLogind(loop: loop, bus: bus)
         try bus.export(peer, path: "/org/freedesktop/login1", interface: "org.freedesktop.login1.Manager", members: [
             .method("Inhibit", in: [("what", "s"), ("who", "s"), ("why", "s"), ("mode", "s")], out: [("pipe_fd", "h")]),
+            .signal("PrepareForSleep", [("start", "b")]),
         ])
         try bus.export(peer, path: "/org/freedesktop/login1", interface: "org.alarmd.TestLogind", members: [
             .method("Inhibitors", in: [], out: [("inhibitors", "a(ssssb)")]),
+            .method("Sleep", in: [("start", "b")], out: []),
         ])
         try bus.requestName("org.freedesktop.login1")
         return peer
