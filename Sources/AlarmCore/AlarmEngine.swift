@@ -196,10 +196,16 @@ public final class AlarmEngine {
 
     /// Every transition that is due now.
     public func planDue() -> Mutation {
-        let now = clock.now()
         var m = Mutation()
         var log = StepLog()
-        for id in deadlines.keys(atMost: now).sorted() {
+        recordDue(into: &m, log: &log, now: clock.now())
+        return m
+    }
+
+    /// Steps every alarm whose deadline has come, except those `m` already holds.
+    private func recordDue(into m: inout Mutation, log: inout StepLog, now: USec) {
+        let planned = Set(m.upserts.map(\.id) + m.removals.map(\.alarm.id))
+        for id in deadlines.keys(atMost: now).sorted() where !planned.contains(id) {
             guard let a = alarms[id] else { continue }
             let outcome = step(a, now: now, log: &log)
             // Only the ring timeout ends an alert on its own.
@@ -207,7 +213,6 @@ public final class AlarmEngine {
             m.record(outcome)
         }
         m.missed = log.missed
-        return m
     }
 
     /// The wall clock was stepped by `delta` µs (NTP, by hand, or the daemon was down while the
@@ -222,14 +227,7 @@ public final class AlarmEngine {
             a.countdownStart = a.countdownStart.shifted(by: delta)
             m.record(step(a, now: now, log: &log))
         }
-        let shifted = Set(m.upserts.map(\.id) + m.removals.map(\.alarm.id))
-        for id in deadlines.keys(atMost: now).sorted() where !shifted.contains(id) {
-            guard let a = alarms[id] else { continue }
-            let outcome = step(a, now: now, log: &log)
-            if a.state == .alerting, outcome.alarm.state != .alerting || outcome.isRemoval { m.timedOut.append(a) }
-            m.record(outcome)
-        }
-        m.missed = log.missed
+        recordDue(into: &m, log: &log, now: now)
         return m
     }
 

@@ -91,20 +91,15 @@ final class ManagerObject: BusObject {
             try daemon.commit(engine.planUpdate(app: app, id: string(0), changes: changes,
                                                 clear: items.compactMap(\.stringValue)))
             return []
-        case "Cancel":
-            try daemon.commit(engine.planCancel(app: app, id: string(0)))
-            return []
-        case "Stop":
-            try daemon.commit(engine.planStop(app: app, id: string(0)))
-            return []
-        case "Pause":
-            try daemon.commit(engine.planPause(app: app, id: string(0)))
-            return []
-        case "Resume":
-            try daemon.commit(engine.planResume(app: app, id: string(0)))
-            return []
-        case "Countdown":
-            try daemon.commit(engine.planCountdown(app: app, id: string(0)))
+        case "Cancel", "Stop", "Pause", "Resume", "Countdown":
+            let plan: (String, String) throws(AlarmError) -> Mutation = switch call.member {
+            case "Cancel": engine.planCancel
+            case "Stop": engine.planStop
+            case "Pause": engine.planPause
+            case "Resume": engine.planResume
+            default: engine.planCountdown
+            }
+            try daemon.commit(plan(app, string(0)))
             return []
         case "GetAlarms":
             let now = engine.clock.now()

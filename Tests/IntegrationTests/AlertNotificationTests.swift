@@ -98,13 +98,11 @@ import Testing
             return items
         }
         try h.notifier!.invoke(n.uint32("id"), "secondary")
-        var deadline = Date().addingTimeInterval(5)
-        while try activations().isEmpty && Date() < deadline { usleep(20_000) }
+        #expect(try eventually { try !activations().isEmpty })
         #expect(try activations() == [.string("repeat-wash")])
         #expect(try app.property(path, alarmInterface, "State") == .string("alerting"), "a custom action does not change the state")
         try h.notifier!.invoke(n.uint32("id"), "stop")
-        deadline = Date().addingTimeInterval(5)
-        while try activations().count < 2 && Date() < deadline { usleep(20_000) }
+        #expect(try eventually { try activations().count == 2 })
         #expect(try activations() == [.string("repeat-wash"), .string("stopped")])
         #expect(h.client.waitFor { $0.contains { $0.member == "AlarmRemoved" && $0.args.last == .string("stopped") } })
     }
@@ -119,14 +117,13 @@ import Testing
         let n = try alertOf(h, title: "Recipe")
         #expect(n["actions"]?.unwrapped == .strings(["stop", "Stop", "default", "Open"]))
         try h.notifier!.invoke(n.uint32("id"), "default")
-        var opened: [Value] = []
-        let deadline = Date().addingTimeInterval(5)
-        while opened.isEmpty && Date() < deadline {
-            if case .array(_, let items)? = try portal.client.bus.call("org.freedesktop.portal.Desktop", "/org/freedesktop/portal/desktop",
-                                                                        "org.alarmd.TestPortal", "Opened").first { opened = items }
-            usleep(20_000)
+        func opened() throws -> [Value] {
+            let r = try portal.client.bus.call("org.freedesktop.portal.Desktop", "/org/freedesktop/portal/desktop", "org.alarmd.TestPortal", "Opened")
+            if case .array(_, let items)? = r.first { return items }
+            return []
         }
-        #expect(opened == [.string("https://example.org/recipe?step=3")])
+        #expect(try eventually { try !opened().isEmpty })
+        #expect(try opened() == [.string("https://example.org/recipe?step=3")])
         #expect(try h.client.property(path, alarmInterface, "State") == .string("alerting"), "opening does not stop the alarm")
     }
 
@@ -138,9 +135,7 @@ import Testing
         let n = try alertOf(h, title: "Orphan")
         try h.notifier!.invoke(n.uint32("id"), "stop")
         #expect(h.client.waitFor { $0.contains { $0.member == "AlarmRemoved" && $0.args.last == .string("stopped") } })
-        let deadline = Date().addingTimeInterval(5)
-        while !h.daemon.log.contains("ActivateAction('stopped') on org.example.Gone failed") && Date() < deadline { usleep(20_000) }
-        #expect(h.daemon.log.contains("ActivateAction('stopped') on org.example.Gone failed"))
+        #expect(h.daemon.logs("ActivateAction('stopped') on org.example.Gone failed"))
     }
 
     @Test func withoutANotificationServerTheAlarmStillAlerts() throws {
@@ -161,11 +156,7 @@ import Testing
                                                                           "org.alarmd.TestLogind", "Inhibitors").first else { return [] }
             return items.compactMap { if case .structure(let f) = $0, f.first == .string("sleep:idle") { f } else { nil } }
         }
-        func wait(_ p: ([[Value]]) -> Bool) throws -> Bool {
-            let deadline = Date().addingTimeInterval(5)
-            while Date() < deadline { if p(try inhibitors()) { return true }; h.client.pump(0.02) }
-            return false
-        }
+        func wait(_ p: ([[Value]]) -> Bool) throws -> Bool { try eventually(pumping: h.client) { p(try inhibitors()) } }
         #expect(try inhibitors().isEmpty, "nothing rings, nothing is held")
         let a = try h.client.schedule([("title", .string("A")), ("duration", .uint32(1))])
         let b = try h.client.schedule([("title", .string("B")), ("duration", .uint32(1))])

@@ -49,8 +49,7 @@ final class Harness {
     func restart(kill9: Bool) throws {
         if kill9 { daemon.kill9() } else { daemon.process.stop() }
         let probe = try Client(address: bus.address)
-        let deadline = Date().addingTimeInterval(5)
-        while probe.nameHasOwner(managerName) && Date() < deadline { usleep(10_000) }
+        _ = eventually { !probe.nameHasOwner(managerName) }
         try start()
     }
 

@@ -134,11 +134,7 @@ import Testing
                                                                           "org.alarmd.TestLogind", "Inhibitors").first else { return [] }
             return items.compactMap { if case .structure(let f) = $0, f[3] == .string("delay") { f[4] == .bool(true) } else { nil } }
         }
-        func wait(_ p: ([Bool]) -> Bool) throws -> Bool {
-            let deadline = Date().addingTimeInterval(5)
-            while Date() < deadline { if p(try delayHeld()) { return true }; usleep(20_000) }
-            return false
-        }
+        func wait(_ p: ([Bool]) -> Bool) throws -> Bool { try eventually { p(try delayHeld()) } }
         #expect(try wait { $0 == [true] }, "a delay inhibitor while awake")
         let now = try t.now()
         let path = try t.c.schedule([("title", .string("Nap over")), ("fixed_date", .int64(Int64(now / usec) + 1_800))])

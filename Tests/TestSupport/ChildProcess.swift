@@ -124,3 +124,14 @@ public final class TempDir {
     }
     deinit { try? FileManager.default.removeItem(atPath: path) }
 }
+
+/// Polls `condition` until it holds or `timeout` seconds pass; `pumping` lets a client dispatch
+/// its messages meanwhile. Returns whether it held.
+public func eventually(timeout: Double = 5, pumping client: Client? = nil, _ condition: () throws -> Bool) rethrows -> Bool {
+    let deadline = Date().addingTimeInterval(timeout)
+    while true {
+        if try condition() { return true }
+        if Date() >= deadline { return false }
+        if let client { client.pump(0.02) } else { usleep(20_000) }
+    }
+}

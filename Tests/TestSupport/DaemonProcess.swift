@@ -48,3 +48,10 @@ public func runCommand(_ path: String, _ args: [String], environment: [String: S
     let err = (try? String(contentsOfFile: errPath, encoding: .utf8)) ?? ""
     return ((status >> 8) & 0xff, out, err)
 }
+
+extension DaemonProcess {
+    /// Waits until the daemon's log says `text`.
+    public func logs(_ text: String, timeout: Double = 5) -> Bool {
+        eventually(timeout: timeout) { log.contains(text) }
+    }
+}
