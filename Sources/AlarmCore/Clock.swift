@@ -29,9 +29,6 @@ public final class ManualClock: Clock, @unchecked Sendable {
 
     public func set(_ t: USec) { lock.withLock { current = t } }
 
-    public func advance(seconds: Double) {
-        lock.withLock { current = USec(Double(current) + seconds * 1_000_000) }
-    }
 }
 
 extension UInt64 {

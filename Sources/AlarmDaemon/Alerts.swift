@@ -27,7 +27,7 @@ final class Alerts {
     /// Alarms already alerting when the daemon starts ring again.
     func resume() {
         for a in daemon.engine.alarms.values where a.state == .alerting { began(a) }
-        inhibitor.set(!ringer.ringing.isEmpty)
+        settle()
     }
 
     /// Called for every alarm a mutation touched, after it was applied.

@@ -18,8 +18,6 @@ final class AuthorizationPrompter {
 
     init(daemon: Daemon) { self.daemon = daemon }
 
-    var pendingApps: [String] { Array(prompts.keys) }
-
     /// Asks about `app` unless a prompt is already open; `waiter` (a method call) gets the answer.
     func request(app: String, description: String?, waiter: Message?) {
         if let description { descriptions[app] = description }

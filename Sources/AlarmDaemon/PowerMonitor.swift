@@ -27,8 +27,6 @@ final class PowerMonitor {
         takeDelay()
     }
 
-    var holdsDelay: Bool { delayFD >= 0 }
-
     private func takeDelay() {
         guard delayFD < 0 else { return }
         let args: [Value] = [.string("sleep"), .string("alarmd"), .string("Checks alarms around suspend"), .string("delay")]

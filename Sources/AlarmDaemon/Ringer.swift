@@ -51,8 +51,6 @@ final class Ringer {
         if let context { ca_context_destroy(context) }
     }
 
-    var ringing: [String] { Array(rings.keys) }
-
     func start(_ alarm: Alarm) {
         stop(alarm.id)
         let choice = SoundChoice.resolve(alarm.config.sound, soundDirectories: soundDirectories,

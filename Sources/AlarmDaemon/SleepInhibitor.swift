@@ -13,8 +13,6 @@ final class SleepInhibitor {
 
     init(systemBus: @escaping () -> Bus?) { self.systemBus = systemBus }
 
-    var held: Bool { fd >= 0 }
-
     func set(_ on: Bool) {
         wanted = on
         if on { acquire() } else { release() }

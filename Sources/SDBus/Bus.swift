@@ -145,10 +145,6 @@ public final class Bus {
         if r == 0 { _ = sd_bus_wait(handle, timeoutUSec) }
     }
 
-    /// The message being dispatched right now (inside a callback).
-    public var currentMessage: Message? {
-        sd_bus_get_current_message(handle).map { Message(retaining: $0) }
-    }
 }
 
 final class CallbackBox {

@@ -205,10 +205,4 @@ public final class Message {
         try check(sd_bus_send(nil, reply.handle, nil), "send reply")
     }
 
-    public func replyError(_ e: BusError) {
-        var err = sd_bus_error(name: nil, message: nil, _need_free: 0)
-        sd_bus_error_set(&err, e.name, e.message)
-        sd_bus_reply_method_error(handle, &err)
-        sd_bus_error_free(&err)
-    }
 }

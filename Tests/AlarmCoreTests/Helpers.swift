@@ -49,7 +49,6 @@ func expectError(_ body: () throws(AlarmError) -> Void) -> AlarmError? {
     return nil
 }
 
-let everyMonth: DateComponents = DateComponents()
 
 func date(_ s: String, _ zone: TimeZone = utc) -> USec {
     let f = DateFormatter()
