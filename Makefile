@@ -25,7 +25,7 @@ bench: deps
 
 install: deps
 	swift build -c release --product alarmd --static-swift-stdlib
-	install -Dm755 "$$(swift build -c release --show-bin-path)/alarmd" "$(DESTDIR)$(BINDIR)/alarmd"
+	install -Dm755 -s "$$(swift build -c release --show-bin-path)/alarmd" "$(DESTDIR)$(BINDIR)/alarmd"
 	@# Waking the machine from suspend needs CAP_WAKE_ALARM; best effort (needs root and setcap).
 	-command -v setcap >/dev/null && setcap cap_wake_alarm=ep "$(DESTDIR)$(BINDIR)/alarmd" 2>/dev/null || \
 		echo "note: alarmd was not given cap_wake_alarm; alarms will not wake the machine (see systemd/alarmd.service)"

@@ -24,7 +24,7 @@ let package = Package(
                 path: "Sources/AlarmDaemon"),
 
         .executableTarget(name: "alarmd", dependencies: ["AlarmDaemon"], path: "Sources/alarmd"),
-        .executableTarget(name: "alarmd-bench", dependencies: ["AlarmCore"], path: "bench/AlarmBench"),
+        .executableTarget(name: "alarmd-bench", dependencies: ["AlarmCore", "SDBus", "TestSupport"], path: "bench/AlarmBench"),
 
         // Test peers speaking published protocols: notification server, app, logind.
         .executableTarget(name: "alarmd-test-peer", dependencies: ["SDBus", "AlarmCore"], path: "Tests/TestPeer"),

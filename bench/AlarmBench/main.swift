@@ -49,3 +49,11 @@ for n in sizes {
                  n, r.schedule, r.schedule / b.schedule, r.cancel, r.cancel / b.cancel, r.due, r.due / b.due))
 }
 print("O(log n) from 1,000 to 100,000 alarms predicts at most ×\(String(format: "%.2f", log2(100_000.0) / log2(1_000.0))) (plus cache effects); O(n) would be ×100.")
+
+// The same daemon the user runs: the release alarmd beside this benchmark.
+let alarmdPath = (CommandLine.arguments[0] as NSString).deletingLastPathComponent + "/alarmd"
+if FileManager.default.isExecutableFile(atPath: alarmdPath) {
+    try busBench(alarmd: alarmdPath)
+} else {
+    print("(no alarmd beside the benchmark: build it with `swift build -c release` for the bus figures)")
+}
