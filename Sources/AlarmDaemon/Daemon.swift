@@ -50,8 +50,8 @@ public final class Daemon {
     public func run() throws -> Int32 {
         try loop.exitOnSignals()
         try bus.attach(loop)
-        try bus.export(ManagerObject(daemon: self), path: AlarmID.managerPath, interface: Interfaces.manager,
-                       members: Interfaces.managerMembers)
+        let manager = ManagerObject(daemon: self)
+        try bus.export(manager, path: AlarmID.managerPath, interface: Interfaces.manager, members: Interfaces.managerMembers)
         try bus.exportFallback(AlarmObjects(daemon: self), prefix: AlarmID.alarmPathPrefix, interface: Interfaces.alarm,
                                members: Interfaces.alarmMembers)
         try bus.addObjectManager(path: AlarmID.managerPath)
@@ -63,6 +63,7 @@ public final class Daemon {
             if let args = try? m.readAll(), args.count == 3, case .string(let name) = args[0],
                case .string(let newOwner) = args[2], newOwner.isEmpty, name.hasPrefix(":") {
                 self.identity.forget(sender: name)
+                manager.forget(sender: name)
             }
         }
         let timer = try DeadlineTimer(loop: loop, onExpire: { [unowned self] in self.deadlineReached() },

@@ -6,14 +6,24 @@ import SDBus
 /// persist, emit, reply — the daemon's `commit` does persist and emit.
 final class ManagerObject: BusObject {
     unowned let daemon: Daemon
+    /// Calls that change something, per connection: each one costs a durable commit.
+    private var limiter = RateLimiter<String>()
+    static let mutating: Set<String> = ["RegisterApp", "RequestAuthorization", "SetAuthorization", "Schedule", "Update",
+                                        "Cancel", "Stop", "Pause", "Resume", "Countdown"]
 
     init(daemon: Daemon) { self.daemon = daemon }
 
     var engine: AlarmEngine { daemon.engine }
 
+    /// The connection went away: its budget goes with it.
+    func forget(sender: String) { limiter.forget(sender) }
+
     func handle(_ call: MethodCall) throws(BusError) -> MethodResult {
         var app = "?"
         do throws(AlarmError) {
+            if ManagerObject.mutating.contains(call.member), !limiter.admit(call.sender, now: monotonicNow()) {
+                throw .limitReached("too many calls from this connection; slow down")
+            }
             if call.member == "RegisterApp" {
                 try daemon.identity.register(call.message, app: call.args.first?.stringValue ?? "")
                 return .reply([])
@@ -47,6 +57,7 @@ final class ManagerObject: BusObject {
             return .later
         case "Schedule":
             let config = try configuration(a[1], key: "configuration")
+            try checkSoundPath(config, call)
             let m: Mutation
             do {
                 m = try engine.planSchedule(app: app, id: string(0), configuration: config)
@@ -87,6 +98,7 @@ final class ManagerObject: BusObject {
             return [.dict(key: "s", value: "s", entries)]
         case "Update":
             let changes = try configuration(a[1], key: "changes")
+            try checkSoundPath(changes, call)
             guard case .array(_, let items) = a[2] else { return [] }
             try daemon.commit(engine.planUpdate(app: app, id: string(0), changes: changes,
                                                 clear: items.compactMap(\.stringValue)))
@@ -107,6 +119,14 @@ final class ManagerObject: BusObject {
         default:
             throw .invalidArgument(key: "member", reason: "unknown method \(call.member)")
         }
+    }
+
+    /// A sandboxed app may not name files outside its sandbox: `SoundError` would tell it whether
+    /// they exist. It may use the sound theme and alarmd's own sounds.
+    private func checkSoundPath(_ config: [String: Value], _ call: MethodCall) throws(AlarmError) {
+        guard case .string(let sound)? = config["sound"], sound.hasPrefix("/"),
+              case .app(_, true) = daemon.identity.identity(of: call.message) else { return }
+        throw .invalidArgument(key: "sound", reason: "a sandboxed app may name a sound-theme event or one of alarmd's sounds, not a file path")
     }
 
     private func requireShell(_ app: String, _ method: String) throws(AlarmError) {

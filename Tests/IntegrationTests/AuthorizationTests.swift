@@ -219,5 +219,11 @@ import Testing
         let shellOnly = callError { () throws(BusError) in try h.client.call("ListAuthorizations") }
         #expect(shellOnly?.name == "org.alarmd.Error.NotAuthorized", "a sandboxed app is not the user's tool")
         #expect(h.daemon.log.contains("is sandboxed app org.gnome.Clocks"))
+        // SoundError would tell a sandboxed app whether a file outside its sandbox exists.
+        let probe = callError { () throws(BusError) in
+            _ = try h.client.schedule([("title", .string("x")), ("duration", .uint32(60)), ("sound", .string("/home/user/.ssh/id_ed25519"))])
+        }
+        #expect(probe?.name == "org.alarmd.Error.InvalidArgument" && probe?.message.hasPrefix("sound:") == true)
+        _ = try h.client.schedule([("title", .string("x")), ("duration", .uint32(60)), ("sound", .string("beacon"))])
     }
 }

@@ -151,4 +151,21 @@ import Testing
         try h.client.call("Pause", [.string(idA)])
         #expect(try a.property(pathA, alarmInterface, "State") == .string("paused"))
     }
+
+    /// A connection that floods the service gets LimitReached; everyone else is served.
+    @Test func floodingConnectionIsLimited() throws {
+        let h = try Harness()
+        let flood = try Client(address: h.bus.address)
+        var refusedAt: Int?
+        for i in 0..<3_000 {
+            let e = callError { () throws(BusError) in try flood.call("Pause", [.string(AlarmID.make())]) }
+            if e?.name == "org.alarmd.Error.LimitReached" { refusedAt = i; break }
+            #expect(e?.name == "org.alarmd.Error.NotFound")
+        }
+        let at = try #require(refusedAt, "3000 calls in a row were all served")
+        #expect(at >= 1_000, "a burst of 1000 is allowed (refused at \(at))")
+        #expect(try h.client.call("GetAuthorizationState") == [.string("authorized")])
+        _ = try h.client.schedule([("title", .string("unaffected")), ("duration", .uint32(60))])
+        #expect(try flood.call("GetAlarms").count == 1, "reading is never limited")
+    }
 }

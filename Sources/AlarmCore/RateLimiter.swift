@@ -1,0 +1,29 @@
+/// A token bucket per caller: a burst of `capacity` calls, then `perSecond` sustained. A caller past
+/// it gets `LimitReached` ("a caller floods the service") while everyone else is served as usual.
+public struct RateLimiter<Key: Hashable> {
+    public let capacity: Double
+    public let perSecond: Double
+    private var buckets: [Key: (tokens: Double, at: USec)] = [:]
+
+    public init(capacity: Double = 1_000, perSecond: Double = 500) {
+        self.capacity = capacity
+        self.perSecond = perSecond
+    }
+
+    /// Takes one token for `key` at `now`; false when the bucket is empty.
+    public mutating func admit(_ key: Key, now: USec) -> Bool {
+        var b = buckets[key] ?? (capacity, now)
+        let elapsed = Double(now.minusSaturating(b.at)) / 1_000_000
+        b.tokens = min(capacity, b.tokens + elapsed * perSecond)
+        b.at = now
+        guard b.tokens >= 1 else {
+            buckets[key] = b
+            return false
+        }
+        b.tokens -= 1
+        buckets[key] = b
+        return true
+    }
+
+    public mutating func forget(_ key: Key) { buckets.removeValue(forKey: key) }
+}
