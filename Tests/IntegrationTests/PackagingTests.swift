@@ -74,4 +74,39 @@ import Testing
         #expect(client.nameHasOwner(managerName))
         #expect(FileManager.default.fileExists(atPath: state.path + "/alarmd.sqlite"))
     }
+
+    /// Every `busctl` example of the README runs against a real daemon: it succeeds, or reaches
+    /// alarmd and is refused by it ("Call failed: …", e.g. Stop on an alarm that is not ringing) —
+    /// never a typo in a signature or an argument count.
+    @Test func readmeBusctlExamplesRun() throws {
+        let h = try Harness()
+        let readme = try String(contentsOfFile: Products.sourceRoot + "/README.md", encoding: .utf8)
+        var commands: [String] = []
+        var pending = ""
+        var inCode = false
+        for raw in readme.split(separator: "\n", omittingEmptySubsequences: false) {
+            let line = String(raw)
+            if line.hasPrefix("```") { inCode.toggle(); continue }
+            guard inCode else { continue }
+            let text = pending + line.trimmingCharacters(in: .whitespaces)
+            if text.hasSuffix("\\") { pending = String(text.dropLast()) + " "; continue }
+            pending = ""
+            if text.hasPrefix("busctl --user") && !text.contains(" monitor ") { commands.append(text) }
+            if text.hasPrefix("M=") || text.hasPrefix("ID=") { commands.append(text) }
+        }
+        #expect(commands.filter { $0.hasPrefix("busctl") }.count >= 20)
+        var env = ProcessInfo.processInfo.environment
+        env["DBUS_SESSION_BUS_ADDRESS"] = h.bus.address
+        var script = ""
+        for c in commands {
+            let command = c.components(separatedBy: "   #").first!.components(separatedBy: " # ").first!
+            script += command + "\n"
+            guard command.hasPrefix("busctl") else { continue }
+            let r = try runCommand("/bin/sh", ["-c", script.split(separator: "\n").filter { $0.hasPrefix("M=") || $0.hasPrefix("ID=") }.joined(separator: "\n") + "\n" + command],
+                                   environment: env)
+            #expect(r.status == 0 || r.err.hasPrefix("Call failed:"), "\(command)\n\(r.err)")
+        }
+        // The examples left alarms behind: they really were scheduled.
+        #expect(try h.client.alarms().count >= 2)
+    }
 }
