@@ -72,7 +72,7 @@ final class Store {
 
     func meta(_ key: String) throws -> String? {
         var v: String?
-        try query("SELECT value FROM meta WHERE key = '\(key)'") { v = String(cString: sqlite3_column_text($0, 0)) }
+        try query("SELECT value FROM meta WHERE key = ?", [.text(key)]) { v = String(cString: sqlite3_column_text($0, 0)) }
         return v
     }
 
@@ -162,9 +162,7 @@ final class Store {
         return stmt
     }
 
-    private func run(_ sql: String, _ binds: [Bind]) throws {
-        let stmt = try prepare(sql)
-        defer { sqlite3_finalize(stmt) }
+    private func bind(_ binds: [Bind], to stmt: OpaquePointer) {
         for (i, b) in binds.enumerated() {
             let idx = Int32(i + 1)
             switch b {
@@ -173,14 +171,21 @@ final class Store {
                 _ = d.withUnsafeBytes { sqlite3_bind_blob(stmt, idx, $0.baseAddress, Int32(d.count), alarmd_sqlite_transient()) }
             }
         }
+    }
+
+    private func run(_ sql: String, _ binds: [Bind]) throws {
+        let stmt = try prepare(sql)
+        defer { sqlite3_finalize(stmt) }
+        bind(binds, to: stmt)
         guard sqlite3_step(stmt) == SQLITE_DONE else {
             throw Failure(description: "\(sql.prefix(40)): \(String(cString: sqlite3_errmsg(db)))")
         }
     }
 
-    private func query(_ sql: String, _ row: (OpaquePointer) throws -> Void) throws {
+    private func query(_ sql: String, _ binds: [Bind] = [], _ row: (OpaquePointer) throws -> Void) throws {
         let stmt = try prepare(sql)
         defer { sqlite3_finalize(stmt) }
+        bind(binds, to: stmt)
         while true {
             let r = sqlite3_step(stmt)
             if r == SQLITE_DONE { return }

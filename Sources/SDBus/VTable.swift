@@ -129,8 +129,12 @@ private func exported(_ userdata: UnsafeMutableRawPointer?) -> ExportedInterface
     Unmanaged<ExportedInterface>.fromOpaque(userdata!).takeUnretainedValue()
 }
 
+/// The method call being served, if sd-bus is serving one. While a signal is dispatched (a
+/// notification server's ActionInvoked, say) there is no caller: what the daemon emits then is
+/// not filtered by the identity of whoever sent that signal.
 private func currentCall(_ bus: OpaquePointer?) -> Message? {
-    guard let bus, let m = sd_bus_get_current_message(bus), sd_bus_message_get_sender(m) != nil else { return nil }
+    guard let bus, let m = sd_bus_get_current_message(bus), sd_bus_message_is_method_call(m, nil, nil) > 0,
+          sd_bus_message_get_sender(m) != nil else { return nil }
     return Message(retaining: m)
 }
 

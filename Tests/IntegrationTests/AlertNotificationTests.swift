@@ -105,6 +105,8 @@ import Testing
         #expect(try eventually { try activations().count == 2 })
         #expect(try activations() == [.string("repeat-wash"), .string("stopped")])
         #expect(h.client.waitFor { $0.contains { $0.member == "AlarmRemoved" && $0.args.last == .string("stopped") } })
+        #expect(h.client.waitFor { $0.contains { $0.member == "InterfacesRemoved" && $0.args.first == .objectPath(path) } },
+                "an app's alarm stopped from the desktop leaves the object manager too")
     }
 
     @Test func clickingTheAlertOpensTheTapActionThroughThePortal() throws {
