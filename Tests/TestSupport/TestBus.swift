@@ -18,6 +18,10 @@ public final class TestBus {
               <type>session</type>
               <listen>unix:dir=\(dir.path)</listen>
               \(serviceDirectory.map { "<servicedir>\($0)</servicedir>" } ?? "")
+              <!-- As the standard session bus allows (session.conf). -->
+              <limit name="max_replies_per_connection">50000</limit>
+              <limit name="max_incoming_bytes">1000000000</limit>
+              <limit name="max_outgoing_bytes">1000000000</limit>
               <policy context="default">
                 <allow send_destination="*" eavesdrop="true"/>
                 <allow eavesdrop="true"/>
