@@ -1,4 +1,5 @@
 import AlarmCore
+import Glibc
 import SDBus
 
 /// AlarmKit's `requestAuthorization()`: asks the user once per app, through a desktop notification
@@ -50,7 +51,7 @@ final class AuthorizationPrompter {
                 let timer = try? self.daemon.loop.makeTimer(clock: CLOCK_MONOTONIC) { [unowned self] in
                     self.finish(app, decided: nil, by: "no answer within \(self.daemon.config.promptTimeout) s")
                 }
-                timer?.arm(at: monotonicNow() + self.daemon.config.promptTimeout * usecPerSecond)
+                timer?.arm(at: Clocks.monotonic + self.daemon.config.promptTimeout * usecPerSecond)
                 self.prompts[app]!.timer = timer
             case .failure(let error):
                 // Nobody can be asked: the configured policy for unknown apps decides.
@@ -81,12 +82,4 @@ final class AuthorizationPrompter {
         Log.info("authorization prompt for '\(app)' ended: \(why); state \(state.rawValue)")
         for w in prompt.waiters { try? w.reply([.string(state.rawValue)]) }
     }
-}
-
-import Glibc
-
-func monotonicNow() -> UInt64 {
-    var ts = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &ts)
-    return UInt64(ts.tv_sec) * 1_000_000 + UInt64(ts.tv_nsec) / 1_000
 }

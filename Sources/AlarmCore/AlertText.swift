@@ -1,41 +1,5 @@
 import Foundation
 
-/// What an alarm's `sound` plays: a sound-theme event or a file.
-public enum SoundChoice: Equatable, Sendable {
-    case event(String)
-    case file(String)
-
-    /// The freedesktop sound-theme event of `default`.
-    public static let defaultEvent = "alarm-clock-elapsed"
-
-    /// `default` → the theme's alarm event; an absolute path → that file; a name of one of alarmd's
-    /// own sounds (`<dir>/<name>.oga` in a sounds directory) → that file; anything else → a theme event.
-    public static func resolve(_ sound: String, soundDirectories: [String], exists: (String) -> Bool) -> SoundChoice {
-        if sound == "default" || sound.isEmpty { return .event(defaultEvent) }
-        if sound.hasPrefix("/") { return .file(sound) }
-        for dir in soundDirectories {
-            let path = dir + "/" + sound + ".oga"
-            if exists(path) { return .file(path) }
-        }
-        return .event(sound)
-    }
-}
-
-/// `volume_ramp`: the sound grows from quiet to full, linearly in decibels (which the ear hears as
-/// an even rise), so a sleeper is woken gently and still surely.
-public enum VolumeRamp {
-    /// Where a ramp starts: quiet but audible.
-    public static let startDecibels = -30.0
-
-    /// The volume for a loop that starts `elapsed` seconds into the alert.
-    public static func decibels(elapsed: Double, ramp: UInt32) -> Double {
-        guard ramp > 0 else { return 0 }
-        let f = min(1, max(0, elapsed / Double(ramp)))
-        // + 0 turns the -0.0 of the last step into 0.
-        return startDecibels * (1 - f) + 0
-    }
-}
-
 /// The texts of the alert notification, AlarmKit's alert presentation on the desktop.
 public enum AlertText {
     public static func clock(_ t: USec, in zone: TimeZone) -> String {

@@ -1,0 +1,35 @@
+import AlarmCore
+import SDBus
+
+/// Every `org.alarmd.Alarm1` object, served by one fallback vtable (logind-session-dbus style).
+final class AlarmObjects: BusObject {
+    unowned let daemon: Daemon
+
+    init(daemon: Daemon) { self.daemon = daemon }
+
+    /// Whose alarms the caller may see; nil for a caller that may see none.
+    private func visibleApp(_ caller: Message?) -> String? {
+        // Outside a call (signals built by sd-bus itself) every object exists.
+        guard let caller else { return "" }
+        return try? daemon.identity.appId(of: caller)
+    }
+
+    func exists(path: String, caller: Message?) -> Bool {
+        guard let id = AlarmID.id(fromPath: path), let app = visibleApp(caller) else { return false }
+        return (try? daemon.engine.alarm(id, visibleTo: app)) != nil
+    }
+
+    func children(caller: Message?) -> [String] {
+        guard let app = visibleApp(caller) else { return [] }
+        return daemon.engine.alarms(visibleTo: app).map(\.path)
+    }
+
+    func property(_ name: String, path: String) -> Value? {
+        guard let id = AlarmID.id(fromPath: path), let a = daemon.engine.alarms[id] else { return nil }
+        return a.properties(now: daemon.engine.clock.now()).first { $0.0 == name }?.1
+    }
+
+    func handle(_ call: MethodCall) throws(BusError) -> MethodResult {
+        throw BusError("org.freedesktop.DBus.Error.UnknownMethod", "org.alarmd.Alarm1 has no methods")
+    }
+}

@@ -1,0 +1,20 @@
+import Foundation
+import Glibc
+
+/// Realtime and the clock that counts time actually passed (CLOCK_BOOTTIME, suspend included).
+enum Clocks {
+    static func get(_ clock: clockid_t) -> UInt64 {
+        var ts = timespec()
+        clock_gettime(clock, &ts)
+        return UInt64(ts.tv_sec) * 1_000_000 + UInt64(ts.tv_nsec) / 1_000
+    }
+
+    static var boottime: UInt64 { Clocks.get(CLOCK_BOOTTIME) }
+
+    static var monotonic: UInt64 { Clocks.get(CLOCK_MONOTONIC) }
+
+    static var bootID: String {
+        ((try? String(contentsOfFile: "/proc/sys/kernel/random/boot_id", encoding: .utf8)) ?? "")
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+}
