@@ -128,4 +128,43 @@ import Testing
         let a = try e.schedule(["duration": .uint32(30), "end_date": .int64(end)])
         #expect(a.fireTime == USec(end) * usecPerSecond && a.countdownTotal == 120 * usecPerSecond)
     }
+
+    /// A valid configuration around `key`, so that the error can only be about `key`.
+    static func base(for key: String) -> [String: Value] {
+        switch key {
+        case "minute", "weekdays": return ["title": .string("T"), "hour": .uint32(7)]
+        case "hour", "fixed_date", "duration", "end_date", "title": return key == "title" ? ["duration": .uint32(60)] : ["title": .string("T")]
+        case "pre_alert": return ["title": .string("T"), "fixed_date": .int64(future)]
+        default: return ["title": .string("T"), "duration": .uint32(60)]
+        }
+    }
+
+    /// Every key, given a D-Bus type no key takes: InvalidArgument naming that key, nothing scheduled.
+    @Test(arguments: AlarmConfiguration.knownKeys.sorted())
+    func everyKeyRefusesAWrongType(_ key: String) {
+        var raw = Self.base(for: key)
+        raw[key] = .objectPath("/not/a/value")
+        let (e, _) = makeEngine()
+        let err = expectError { () throws(AlarmError) in _ = try e.schedule(raw) }
+        #expect(err?.invalidKey == key, "\(key): \(err?.message ?? "accepted")")
+        #expect(e.count == 0)
+    }
+
+    /// Every string key refuses an over-long string; every numeric key a number out of range.
+    @Test(arguments: AlarmConfiguration.knownKeys.sorted())
+    func everyKeyRefusesOutOfRange(_ key: String) {
+        var raw = Self.base(for: key)
+        let numeric: Set<String> = ["fixed_date", "hour", "minute", "duration", "end_date", "pre_alert", "post_alert",
+                                    "warning_threshold", "volume_ramp"]
+        switch key {
+        case _ where numeric.contains(key): raw[key] = .uint64(UInt64.max)
+        case "ring", "trigger_if_missed", "weekdays": return   // booleans and day names have no range
+        case "metadata": raw[key] = .vardict([("x", .string(String(repeating: "m", count: 5_000)))])
+        default: raw[key] = .string(String(repeating: "x", count: 5_000))
+        }
+        let (e, _) = makeEngine()
+        let err = expectError { () throws(AlarmError) in _ = try e.schedule(raw) }
+        #expect(err?.invalidKey == key, "\(key): \(err?.message ?? "accepted")")
+        #expect(e.count == 0)
+    }
 }
