@@ -78,30 +78,40 @@ public struct Alarm: Codable, Equatable, Sendable {
         return p
     }
 
-    /// Every `org.alarmd.Alarm1` property in introspection order.
+    /// Every `org.alarmd.Alarm1` property, in introspection order.
+    public static let propertyNames = ["Id", "AppId", "Kind", "State", "Schedule", "FireTimeUSec", "CountdownStartUSec",
+                                       "CountdownTotalUSec", "ElapsedUSec", "PreAlert", "PostAlert", "Presentation", "Phase",
+                                       "Metadata", "Sound", "Ring", "VolumeRamp", "SoundError", "Progress", "RemainingUSec"]
+
     public func properties(now: USec) -> [(String, Value)] {
-        [
-            ("Id", .string(id)),
-            ("AppId", .string(appId)),
-            ("Kind", .string(kind.rawValue)),
-            ("State", .string(state.rawValue)),
-            ("Schedule", .vardict(config.schedule.entries)),
-            ("FireTimeUSec", .uint64(fireTime)),
-            ("CountdownStartUSec", .uint64(countdownStart)),
-            ("CountdownTotalUSec", .uint64(countdownTotal)),
-            ("ElapsedUSec", .uint64(elapsed)),
-            ("PreAlert", .uint32(config.preAlert)),
-            ("PostAlert", .uint32(config.postAlert)),
-            ("Presentation", .vardict(effectivePresentation.entries)),
-            ("Phase", .string(phase.rawValue)),
-            ("Metadata", config.metadata),
-            ("Sound", .string(config.sound)),
-            ("Ring", .bool(config.ring)),
-            ("VolumeRamp", .uint32(config.volumeRamp)),
-            ("SoundError", .string(soundError ?? "")),
-            ("Progress", .double(progress(now: now))),
-            ("RemainingUSec", .uint64(remaining(now: now))),
-        ]
+        Alarm.propertyNames.map { ($0, property($0, now: now)!) }
+    }
+
+    /// One property's value; nil for a name the interface does not have.
+    public func property(_ name: String, now: USec) -> Value? {
+        switch name {
+        case "Id": return .string(id)
+        case "AppId": return .string(appId)
+        case "Kind": return .string(kind.rawValue)
+        case "State": return .string(state.rawValue)
+        case "Schedule": return .vardict(config.schedule.entries)
+        case "FireTimeUSec": return .uint64(fireTime)
+        case "CountdownStartUSec": return .uint64(countdownStart)
+        case "CountdownTotalUSec": return .uint64(countdownTotal)
+        case "ElapsedUSec": return .uint64(elapsed)
+        case "PreAlert": return .uint32(config.preAlert)
+        case "PostAlert": return .uint32(config.postAlert)
+        case "Presentation": return .vardict(effectivePresentation.entries)
+        case "Phase": return .string(phase.rawValue)
+        case "Metadata": return config.metadata
+        case "Sound": return .string(config.sound)
+        case "Ring": return .bool(config.ring)
+        case "VolumeRamp": return .uint32(config.volumeRamp)
+        case "SoundError": return .string(soundError ?? "")
+        case "Progress": return .double(progress(now: now))
+        case "RemainingUSec": return .uint64(remaining(now: now))
+        default: return nil
+        }
     }
 
     /// Properties computed from the clock: never announced by PropertiesChanged.

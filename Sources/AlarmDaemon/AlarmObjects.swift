@@ -26,7 +26,7 @@ final class AlarmObjects: BusObject {
 
     func property(_ name: String, path: String) -> Value? {
         guard let id = AlarmID.id(fromPath: path), let a = daemon.engine.alarms[id] else { return nil }
-        return a.properties(now: daemon.engine.clock.now()).first { $0.0 == name }?.1
+        return a.property(name, now: daemon.engine.clock.now())
     }
 
     func handle(_ call: MethodCall) throws(BusError) -> MethodResult {

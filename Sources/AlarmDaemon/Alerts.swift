@@ -11,7 +11,8 @@ final class Alerts {
     private let inhibitor: SleepInhibitor
     /// alarm id → the id of its notification (alert, or "Snoozed until").
     private var shown: [String: UInt32] = [:]
-    /// The alarm ids of alert notifications being (re)sent, so a late reply finds its alarm.
+    /// Bumped per alarm whenever its notification is (re)sent or withdrawn, so that a Notify reply
+    /// arriving after a newer change is recognised as stale.
     private var generation: [String: Int] = [:]
 
     init(daemon: Daemon, soundDirectories: [String]) throws {
@@ -53,9 +54,17 @@ final class Alerts {
         }
     }
 
-    /// After a whole mutation: hold the inhibitor exactly while something rings.
+    /// After a whole mutation: hold the inhibitor exactly while something rings. (The ringer holds
+    /// every alerting alarm, heard or not, so this needs no scan of all alarms.)
     func settle() {
-        inhibitor.set(daemon.engine.alarms.values.contains { $0.state == .alerting })
+        inhibitor.set(ringer.isRinging)
+    }
+
+    /// The alarm's own icon, or the symbolic one of its kind (also for `mdi:` names, which
+    /// notification servers do not know).
+    private func icon(of a: Alarm) -> String {
+        let icon = a.config.presentation.icon
+        return icon.isEmpty || icon.hasPrefix("mdi:") ? (a.kind == .timer ? "timer-symbolic" : "alarm-symbolic") : icon
     }
 
     private func began(_ a: Alarm) {
@@ -65,14 +74,12 @@ final class Alerts {
     }
 
     private func show(_ a: Alarm, _ text: (summary: String, body: String), actions: [(String, String)], critical: Bool) {
-        let p = a.config.presentation
         var hints: [(String, Value)] = [("urgency", .byte(critical ? 2 : 1)), ("category", .string("x-alarmd.alarm")),
                                         ("x-alarmd-alarm-id", .string(a.id))]
         // The daemon plays the sound itself: ask the server not to add its own.
         hints.append(("suppress-sound", .bool(true)))
         if critical { hints.append(("resident", .bool(true))) }
-        let n = Notification(replacesId: shown[a.id] ?? 0,
-                             icon: p.icon.isEmpty || p.icon.hasPrefix("mdi:") ? (a.kind == .timer ? "timer-symbolic" : "alarm-symbolic") : p.icon,
+        let n = Notification(replacesId: shown[a.id] ?? 0, icon: icon(of: a),
                              summary: text.summary, body: text.body.markupEscaped, actions: actions, hints: hints,
                              expireTimeout: critical ? 0 : -1)
         let id = a.id
@@ -110,8 +117,7 @@ final class Alerts {
     func completed(_ a: Alarm) {
         let text = AlertText.completed(a)
         let p = a.config.presentation
-        let n = Notification(icon: p.icon.isEmpty || p.icon.hasPrefix("mdi:") ? "timer-symbolic" : p.icon,
-                             summary: text.summary, body: text.body.markupEscaped,
+        let n = Notification(icon: icon(of: a), summary: text.summary, body: text.body.markupEscaped,
                              actions: p.tapAction.isEmpty ? [] : [("default", "Open")],
                              hints: [("urgency", .byte(1)), ("category", .string("x-alarmd.completed")), ("x-alarmd-alarm-id", .string(a.id))])
         let id = a.id, url = p.tapAction

@@ -51,6 +51,9 @@ final class Ringer {
         if let context { ca_context_destroy(context) }
     }
 
+    /// Whether any alarm is alerting (heard or, after a failure, not).
+    var isRinging: Bool { !rings.isEmpty }
+
     func start(_ alarm: Alarm) {
         stop(alarm.id)
         let choice = SoundChoice.resolve(alarm.config.sound, soundDirectories: soundDirectories,
