@@ -18,7 +18,7 @@ run: deps
 # Warnings are errors: the project builds with zero warnings in Swift 6 mode.
 test: deps
 	swift build --build-tests -Xswiftc -warnings-as-errors
-	swift test --skip-build
+	swift test --skip-build --disable-xctest
 
 bench: deps
 	bench/run
