@@ -30,13 +30,17 @@ final class ZoneWatcher {
 
     var zone: TimeZone { current }
 
-    /// The zone `/etc/localtime` names: its link target below `zoneinfo/`, else the system's.
+    /// The zone `/etc/localtime` names: its link target below `zoneinfo/` (the name as chosen, or
+    /// the end of a chain of links), else the system's.
     static func resolve(_ path: String) -> TimeZone {
         NSTimeZone.resetSystemTimeZone()
-        if ProcessInfo.processInfo.environment["TZ"] == nil,
-           let target = try? FileManager.default.destinationOfSymbolicLink(atPath: path),
-           let r = target.range(of: "zoneinfo/"), let zone = TimeZone(identifier: String(target[r.upperBound...])) {
-            return zone
+        guard ProcessInfo.processInfo.environment["TZ"] == nil else { return TimeZone.current }
+        let first = try? FileManager.default.destinationOfSymbolicLink(atPath: path)
+        let last = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
+        for target in [first, last].compactMap({ $0 }) {
+            if let r = target.range(of: "zoneinfo/"), let zone = TimeZone(identifier: String(target[r.upperBound...])) {
+                return zone
+            }
         }
         return TimeZone.current
     }

@@ -147,4 +147,33 @@ import Testing
         #expect(try wait { $0 == [false, true] }, "a new delay inhibitor after resume")
         #expect(t.h.daemon.log.contains("the machine woke up"))
     }
+
+    /// timedated's announcement alone makes alarmd look again: here /etc/localtime is a link to a
+    /// link in a directory alarmd does not watch, so no inotify event comes.
+    @Test func timedatedAnnouncementMovesRelativeAlarms() throws {
+        let system = try TestBus()
+        let timedated = try PeerProcess(address: system.address, role: ["--timedated"], name: "org.freedesktop.timedate1",
+                                        log: system.dir.path + "/timedated.log")
+        let zones = TempDir("alarmd-zones")
+        try FileManager.default.createSymbolicLink(atPath: zones.path + "/current", withDestinationPath: "/usr/share/zoneinfo/Asia/Tokyo")
+        let files = TempDir("alarmd-link")
+        try FileManager.default.createSymbolicLink(atPath: files.path + "/localtime", withDestinationPath: zones.path + "/current")
+        let h = try Harness(extraArgs: ["--localtime", files.path + "/localtime"],
+                            environment: ["DBUS_SYSTEM_BUS_ADDRESS": system.address])
+        #expect(h.daemon.log.contains("zone Asia/Tokyo"))
+        let path = try h.client.schedule([("title", .string("Wake")), ("hour", .uint32(7)), ("minute", .uint32(0))])
+        // Relinked where inotify does not look.
+        try FileManager.default.removeItem(atPath: zones.path + "/current")
+        try FileManager.default.createSymbolicLink(atPath: zones.path + "/current", withDestinationPath: "/usr/share/zoneinfo/Europe/Lisbon")
+        h.client.pump(0.3)
+        #expect(!h.daemon.log.contains("time zone changed"), "nothing noticed it yet")
+        try timedated.client.bus.call("org.freedesktop.timedate1", "/org/freedesktop/timedate1", "org.alarmd.TestTimedated",
+                                      "Announce", [.string("Europe/Lisbon")])
+        #expect(h.client.waitFor { s in s.contains { $0.path == path && $0.changed["FireTimeUSec"] != nil } })
+        #expect(h.daemon.logs("time zone changed: Asia/Tokyo → Europe/Lisbon"))
+        var cal = Calendar(identifier: .gregorian)
+        cal.timeZone = TimeZone(identifier: "Europe/Lisbon")!
+        let fire = date(uint64(try h.client.property(path, alarmInterface, "FireTimeUSec")))
+        #expect(cal.component(.hour, from: fire) == 7)
+    }
 }

@@ -10,6 +10,7 @@ import SDBus
 //   alarmd-test-peer --bus-address ADDRESS --app APP_ID      org.freedesktop.Application of APP_ID
 //   alarmd-test-peer --bus-address ADDRESS --logind          org.freedesktop.login1 (Inhibit)
 //   alarmd-test-peer --bus-address ADDRESS --portal          org.freedesktop.portal.OpenURI
+//   alarmd-test-peer --bus-address ADDRESS --timedated       org.freedesktop.timedate1 (PropertiesChanged)
 
 let args = CommandLine.arguments
 func value(after flag: String) -> String? {
@@ -30,6 +31,7 @@ do {
     if let app = value(after: "--app") { peers.append(try TestApp.serve(app, on: bus)) }
     if args.contains("--logind") { peers.append(try FakeLogind.serve(on: bus, loop: loop)) }
     if args.contains("--portal") { peers.append(try FakePortal.serve(on: bus)) }
+    if args.contains("--timedated") { peers.append(try FakeTimedated.serve(on: bus)) }
     let code = loop.run()
     withExtendedLifetime(peers) {}
     exit(code)
