@@ -13,7 +13,8 @@ public struct Options: Sendable {
     public var soundDirectories: [String]?
 
     public static let usage = """
-        usage: alarmd [--bus-address ADDRESS] [--state-dir DIR] [--config FILE]
+        usage: alarmd [--bus-address ADDRESS] [--state-dir DIR] [--config FILE] [--sounds-dir DIR]
+                      [--localtime FILE]
 
           --bus-address ADDRESS  serve on this bus instead of the session bus (tests)
           --state-dir DIR        keep the database in DIR instead of $XDG_STATE_HOME/alarmd
@@ -21,6 +22,7 @@ public struct Options: Sendable {
           --sounds-dir DIR       look for alarmd's own sounds in DIR (repeatable)
           --localtime FILE       follow the time zone FILE names (default /etc/localtime)
           --test-clock FILE      tests only: a clock that org.alarmd.TestClock1 can step
+          --proc-root DIR        tests only: where callers' /proc/PID entries are
           --version              print the version
         """
 
