@@ -36,6 +36,12 @@ final class Alerts {
         let was = old?.state == .alerting, now = new?.state == .alerting
         if now && !was {
             began(new!)
+        } else if now, let old, let new, old.config != new.config {
+            // Updated while ringing: the new sound rings, the notification shows the new texts and buttons.
+            if old.config.sound != new.config.sound || old.config.volumeRamp != new.config.volumeRamp { ringer.start(new) }
+            if old.config.presentation != new.config.presentation {
+                show(new, AlertText.alert(new, in: daemon.engine.timeZone), actions: AlertText.actions(new), critical: true)
+            }
         } else if was && !now {
             ringer.stop(old!.id)
             if let new, snoozed {

@@ -34,6 +34,21 @@ import Testing
         #expect(after[0].uint32("closed_reason") == 3, "resident: alarmd itself closes it once the alarm stopped")
     }
 
+    @Test func updateWhileRingingUpdatesTheNotification() throws {
+        let h = try Harness(notifications: true)
+        let path = try h.client.schedule([("title", .string("Oven")), ("duration", .uint32(1))])
+        #expect(h.client.waitForState(path, "alerting"))
+        let n = try alertOf(h, title: "Oven")
+        try h.client.call("Update", [.string(AlarmID.id(fromPath: path)!), .vardict([("title", .string("Oven — now!")),
+                                                                                    ("secondary_button", .string("Snooze")),
+                                                                                    ("sound", .string("chime"))]), .strings([])])
+        let updated = try #require(h.notifier!.waitFor { $0.first?.uint32("updates") == 1 })[0]
+        #expect(updated.uint32("id") == n.uint32("id") && updated.string("summary") == "Oven — now!")
+        #expect(updated["actions"]?.unwrapped == .strings(["stop", "Stop", "secondary", "Snooze"]))
+        #expect(try h.client.property(path, alarmInterface, "State") == .string("alerting"), "still ringing")
+        #expect(h.daemon.logs("sounds/chime.oga"), "the new sound rings")
+    }
+
     @Test func snoozeFromTheNotificationReplacesIt() throws {
         let h = try Harness(notifications: true)
         let c = h.client!
