@@ -237,17 +237,13 @@ public final class AlarmEngine {
         var m = Mutation()
         let now = clock.now()
         var log = StepLog()
-        for var a in alarms.values {
-            guard case .relative(let hour, let minute, let days) = a.config.schedule,
+        for a in alarms.values {
+            guard case .relative = a.config.schedule,
                   a.state == .scheduled || (a.state == .countdown && a.measuresDuration != true) else { continue }
-            let fire = ScheduleMath.nextOccurrence(hour: hour, minute: minute, weekdays: Set(days), after: now, in: zone)
-            guard fire != a.fireTime else { continue }
-            a.state = .scheduled
-            a.fireTime = fire
-            a.countdownStart = 0
-            a.countdownTotal = 0
-            a.phase = .normal
-            m.record(step(a, now: now, log: &log))
+            var moved = a
+            arm(&moved, now: now)
+            guard moved.fireTime != a.fireTime else { continue }
+            m.record(step(moved, now: now, log: &log))
         }
         m.missed = log.missed
         return m
