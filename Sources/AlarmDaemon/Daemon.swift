@@ -197,18 +197,9 @@ public final class Daemon {
                 try bus.emitObjectRemoved(path: r.alarm.path)
             }
         }
-        if !m.missed.isEmpty { alerts.missed(m.missed) }
         let before = Dictionary(uniqueKeysWithValues: m.upserts.compactMap { a in engine.alarms[a.id].map { (a.id, $0) } })
         let timedOut = Set(m.timedOut.map(\.id))
         engine.apply(m)
-        for r in m.removals {
-            alerts.changed(old: r.alarm, new: nil, timedOut: timedOut.contains(r.alarm.id), snoozed: false)
-            if r.reason == .completed { alerts.completed(r.alarm) }
-        }
-        for a in m.upserts {
-            alerts.changed(old: before[a.id], new: a, timedOut: timedOut.contains(a.id), snoozed: m.snoozed.contains(a.id))
-        }
-        alerts.settle()
         for a in m.upserts {
             if let old = before[a.id] {
                 let changed = Alarm.changedProperties(from: old, to: a)
@@ -232,6 +223,17 @@ public final class Daemon {
                 try bus.emitPropertiesChanged(path: AlarmID.managerPath, interface: Interfaces.manager, ["NextFireTimeUSec"])
             }
         }
+        // Only now the desktop side: ringing, notifications. They may commit again (a sound error),
+        // which must come after this change's own signals.
+        if !m.missed.isEmpty { alerts.missed(m.missed) }
+        for r in m.removals {
+            alerts.changed(old: r.alarm, new: nil, timedOut: timedOut.contains(r.alarm.id), snoozed: false)
+            if r.reason == .completed { alerts.completed(r.alarm) }
+        }
+        for a in m.upserts {
+            alerts.changed(old: before[a.id], new: a, timedOut: timedOut.contains(a.id), snoozed: m.snoozed.contains(a.id))
+        }
+        alerts.settle()
         rearm()
     }
 
