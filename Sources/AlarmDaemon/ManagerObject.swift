@@ -71,15 +71,6 @@ final class ManagerObject: BusObject {
             try daemon.commit(m)
             let id = m.upserts.first?.id ?? m.removals.first?.alarm.id ?? ""
             return .reply([.objectPath(AlarmID.path(of: id))])
-        default:
-            return .reply(try dispatchSimple(call, app: app))
-        }
-    }
-
-    private func dispatchSimple(_ call: MethodCall, app: String) throws(AlarmError) -> [Value] {
-        let a = call.args
-        func string(_ i: Int) -> String { a[i].stringValue ?? "" }
-        switch call.member {
         case "SetAuthorization":
             try requireShell(app, call.member)
             let target = try AppID.validate(string(0))
@@ -90,19 +81,19 @@ final class ManagerObject: BusObject {
                 try daemon.commit(engine.planSetAuthorization(app: target, state: state))
             }
             daemon.prompter.settled(target)
-            return []
+            return .reply([])
         case "ListAuthorizations":
             try requireShell(app, call.member)
             let entries = engine.authorizations.sorted { $0.key < $1.key }
                 .map { Value.DictEntry(.string($0.key), .string($0.value.rawValue)) }
-            return [.dict(key: "s", value: "s", entries)]
+            return .reply([.dict(key: "s", value: "s", entries)])
         case "Update":
             let changes = try configuration(a[1], key: "changes")
             try checkSoundPath(changes, call)
-            guard case .array(_, let items) = a[2] else { return [] }
+            guard case .array(_, let items) = a[2] else { return .reply([]) }
             try daemon.commit(engine.planUpdate(app: app, id: string(0), changes: changes,
                                                 clear: items.compactMap(\.stringValue)))
-            return []
+            return .reply([])
         case "Cancel", "Stop", "Pause", "Resume", "Countdown":
             let plan: (String, String) throws(AlarmError) -> Mutation = switch call.member {
             case "Cancel": engine.planCancel
@@ -112,10 +103,10 @@ final class ManagerObject: BusObject {
             default: engine.planCountdown
             }
             try daemon.commit(plan(app, string(0)))
-            return []
+            return .reply([])
         case "GetAlarms":
             let now = engine.clock.now()
-            return [.array(element: "a{sv}", engine.alarms(visibleTo: app).map { .vardict($0.properties(now: now)) })]
+            return .reply([.array(element: "a{sv}", engine.alarms(visibleTo: app).map { .vardict($0.properties(now: now)) })])
         default:
             throw .invalidArgument(key: "member", reason: "unknown method \(call.member)")
         }
