@@ -101,10 +101,7 @@ public final class Bus {
 
     public func callMessage(_ destination: String, _ path: String, _ interface: String, _ member: String,
                             _ args: [Value] = [], timeoutUSec: UInt64 = 25_000_000) throws(BusError) -> Message {
-        var m: OpaquePointer?
-        try check(sd_bus_message_new_method_call(handle, &m, destination, path, interface, member), "new call \(member)")
-        let msg = Message(adopting: m!)
-        try msg.append(args)
+        let msg = try newCall(destination, path, interface, member, args)
         var err = sd_bus_error(name: nil, message: nil, _need_free: 0)
         defer { sd_bus_error_free(&err) }
         var reply: OpaquePointer?
@@ -113,14 +110,20 @@ public final class Bus {
         return Message(adopting: reply!)
     }
 
-    /// Sends a call without waiting; the reply (or error) goes to `handler` from the event loop.
-    public func callAsync(_ destination: String, _ path: String, _ interface: String, _ member: String,
-                          _ args: [Value], timeoutUSec: UInt64 = 25_000_000,
-                          _ handler: @escaping (Message) -> Void) throws(BusError) {
+    private func newCall(_ destination: String, _ path: String, _ interface: String, _ member: String,
+                         _ args: [Value]) throws(BusError) -> Message {
         var m: OpaquePointer?
         try check(sd_bus_message_new_method_call(handle, &m, destination, path, interface, member), "new call \(member)")
         let msg = Message(adopting: m!)
         try msg.append(args)
+        return msg
+    }
+
+    /// Sends a call without waiting; the reply (or error) goes to `handler` from the event loop.
+    public func callAsync(_ destination: String, _ path: String, _ interface: String, _ member: String,
+                          _ args: [Value], timeoutUSec: UInt64 = 25_000_000,
+                          _ handler: @escaping (Message) -> Void) throws(BusError) {
+        let msg = try newCall(destination, path, interface, member, args)
         let box = CallbackBox(handler, owner: self)
         retained.append(box)
         try check(sd_bus_call_async(handle, nil, msg.handle, asyncReplyTrampoline,
