@@ -29,13 +29,10 @@ final class PowerMonitor {
 
     private func takeDelay() {
         guard delayFD < 0 else { return }
-        let args: [Value] = [.string("sleep"), .string("alarmd"), .string("Checks alarms around suspend"), .string("delay")]
-        try? system.callAsync("org.freedesktop.login1", "/org/freedesktop/login1", "org.freedesktop.login1.Manager", "Inhibit",
-                              args, timeoutUSec: 5_000_000) { [unowned self] reply in
-            if let e = reply.error {
-                Log.info("no suspend notifications from logind (\(e.name))")
-            } else if let fd = try? reply.readUnixFD() {
-                if self.delayFD >= 0 { close(fd) } else { self.delayFD = fd }
+        logindInhibit(system, what: "sleep", why: "Checks alarms around suspend", mode: "delay") { [unowned self] result in
+            switch result {
+            case .failure(let e): Log.info("no suspend notifications from logind (\(e.name))")
+            case .success(let fd): if self.delayFD >= 0 { close(fd) } else { self.delayFD = fd }
             }
         }
     }

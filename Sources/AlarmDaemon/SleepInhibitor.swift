@@ -26,26 +26,17 @@ final class SleepInhibitor {
             return
         }
         requesting = true
-        let args: [Value] = [.string("sleep:idle"), .string("alarmd"), .string("An alarm is ringing"), .string("block")]
-        do {
-            try system.callAsync("org.freedesktop.login1", "/org/freedesktop/login1", "org.freedesktop.login1.Manager",
-                                  "Inhibit", args, timeoutUSec: 5_000_000) { [unowned self] reply in
-                self.requesting = false
-                if let e = reply.error {
-                    Log.warning("logind refused a sleep inhibitor: \(e)")
-                    return
-                }
-                guard let fd = try? reply.readUnixFD() else { return }
-                if self.wanted {
-                    self.fd = fd
-                    Log.info("holding a sleep:idle inhibitor while alarms ring")
-                } else {
-                    close(fd)
-                }
+        logindInhibit(system, what: "sleep:idle", why: "An alarm is ringing", mode: "block") { [unowned self] result in
+            self.requesting = false
+            switch result {
+            case .failure(let e):
+                Log.warning("no sleep inhibitor from logind: \(e)")
+            case .success(let fd) where self.wanted:
+                self.fd = fd
+                Log.info("holding a sleep:idle inhibitor while alarms ring")
+            case .success(let fd):
+                close(fd)
             }
-        } catch {
-            requesting = false
-            Log.warning("cannot ask logind for a sleep inhibitor: \(error)")
         }
     }
 
