@@ -24,21 +24,19 @@ enum AppDirectory {
     /// (display name, icon) of `app`, or the app id itself when no entry exists.
     static func describe(_ app: String) -> (name: String, icon: String) {
         var candidates = ["applications/\(app).desktop"]
+        var dirs = dataDirectories()
         if app.hasPrefix("snap.") {
+            // snapd exports `<snap>_<app>.desktop` into a directory of its own.
             let snap = app.dropFirst(5)
             candidates.append("applications/\(snap)_\(snap).desktop")
+            dirs.append("/var/lib/snapd/desktop")
         }
-        for dir in dataDirectories() {
+        let langs = languages()
+        for dir in dirs {
             for c in candidates {
                 guard let text = try? String(contentsOfFile: dir + "/" + c, encoding: .utf8),
-                      let name = DesktopEntry.displayName(text, languages: languages()) else { continue }
+                      let name = DesktopEntry.displayName(text, languages: langs) else { continue }
                 return (name, KeyFile(text)["Desktop Entry", "Icon"] ?? "")
-            }
-            if app.hasPrefix("snap.") {
-                let snapDir = "/var/lib/snapd/desktop/applications/\(app.dropFirst(5))_\(app.dropFirst(5)).desktop"
-                if let text = try? String(contentsOfFile: snapDir, encoding: .utf8), let name = DesktopEntry.displayName(text) {
-                    return (name, KeyFile(text)["Desktop Entry", "Icon"] ?? "")
-                }
             }
         }
         return (app, "")
