@@ -188,20 +188,22 @@ public final class Message {
 
     /// Sends a method return carrying `values`.
     public func reply(_ values: [Value]) throws(BusError) {
-        var out: OpaquePointer?
-        try check(sd_bus_message_new_method_return(handle, &out), "new reply")
-        let reply = Message(adopting: out!)
-        try reply.append(values)
-        try check(sd_bus_send(nil, reply.handle, nil), "send reply")
+        try sendReply { (reply) throws(BusError) in try reply.append(values) }
     }
 
     /// A method return carrying one unix fd (logind's Inhibit, for test peers).
     public func replyUnixFD(_ fd: Int32) throws(BusError) {
+        try sendReply { (reply) throws(BusError) in
+            var copy = fd
+            try check(sd_bus_message_append_basic(reply.handle, CChar(UInt8(ascii: "h")), &copy), "append fd")
+        }
+    }
+
+    private func sendReply(_ fill: (Message) throws(BusError) -> Void) throws(BusError) {
         var out: OpaquePointer?
         try check(sd_bus_message_new_method_return(handle, &out), "new reply")
         let reply = Message(adopting: out!)
-        var copy = fd
-        try check(sd_bus_message_append_basic(reply.handle, CChar(UInt8(ascii: "h")), &copy), "append fd")
+        try fill(reply)
         try check(sd_bus_send(nil, reply.handle, nil), "send reply")
     }
 
