@@ -10,7 +10,6 @@ import SDBus
 /// the finish callback only writes (id, error) into a pipe, and the event loop replays from there.
 final class Ringer {
     private struct Ring {
-        let alarmId: String
         let canberraId: UInt32
         let choice: SoundChoice
         let title: String
@@ -60,7 +59,7 @@ final class Ringer {
                                          exists: { FileManager.default.isReadableFile(atPath: $0) })
         let id = nextId
         nextId = nextId &+ 1 == 0 ? 1 : nextId &+ 1
-        rings[alarm.id] = Ring(alarmId: alarm.id, canberraId: id, choice: choice, title: alarm.config.presentation.title,
+        rings[alarm.id] = Ring(canberraId: id, choice: choice, title: alarm.config.presentation.title,
                                ramp: alarm.config.volumeRamp, started: Clocks.monotonic)
         byCanberraId[id] = alarm.id
         if case .file(let path) = choice, !FileManager.default.isReadableFile(atPath: path) {
