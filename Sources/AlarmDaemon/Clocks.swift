@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 
 /// Realtime and the clock that counts time actually passed (CLOCK_BOOTTIME, suspend included).
+/// Realtime, boottime (which counts suspend) and monotonic time, in µs.
 enum Clocks {
     static func get(_ clock: clockid_t) -> UInt64 {
         var ts = timespec()
@@ -13,8 +14,8 @@ enum Clocks {
 
     static var monotonic: UInt64 { Clocks.get(CLOCK_MONOTONIC) }
 
-    static var bootID: String {
+    /// The boot's id never changes while the process lives: read it once.
+    static let bootID: String =
         ((try? String(contentsOfFile: "/proc/sys/kernel/random/boot_id", encoding: .utf8)) ?? "")
             .trimmingCharacters(in: .whitespacesAndNewlines)
-    }
 }
