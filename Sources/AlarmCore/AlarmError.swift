@@ -9,6 +9,8 @@ public enum AlarmError: Error, Equatable, Sendable {
     case limitReached(String)
     /// The change could not be made durable; nothing was changed.
     case ioError(String)
+    /// The answer would not fit in one D-Bus message; the message says how to page.
+    case tooLarge(String)
 
     public var name: String {
         switch self {
@@ -19,13 +21,14 @@ public enum AlarmError: Error, Equatable, Sendable {
         case .alreadyExists: return "org.alarmd.Error.AlreadyExists"
         case .limitReached: return "org.alarmd.Error.LimitReached"
         case .ioError: return "org.freedesktop.DBus.Error.IOError"
+        case .tooLarge: return "org.freedesktop.DBus.Error.LimitsExceeded"
         }
     }
 
     public var message: String {
         switch self {
         case .notAuthorized(let m), .notFound(let m), .invalidState(let m), .alreadyExists(let m),
-             .limitReached(let m), .ioError(let m):
+             .limitReached(let m), .ioError(let m), .tooLarge(let m):
             return m
         case .invalidArgument(let key, let reason):
             return "\(key): \(reason)"

@@ -21,6 +21,7 @@ enum Interfaces {
         .method("Resume", in: [("id", "s")], out: []),
         .method("Countdown", in: [("id", "s")], out: []),
         .method("GetAlarms", in: [], out: [("alarms", "aa{sv}")]),
+        .method("GetAlarmsPage", in: [("after_id", "s"), ("max_count", "u")], out: [("alarms", "aa{sv}"), ("next_after_id", "s")]),
         .property("Version", "s", .const),
         .property("NextFireTimeUSec", "t", .emitsChange),
         .property("WakeSupported", "b", .const),
