@@ -1,6 +1,6 @@
 import SDBus
 
-/// The D-Bus surface of API.md. `dbus/*.xml` must agree with these lists (a test checks it).
+/// The D-Bus surface of docs/API.md. `dbus/*.xml` must agree with these lists (a test checks it).
 enum Interfaces {
     static let busName = "org.alarmd.AlarmManager1"
     static let manager = "org.alarmd.AlarmManager1"
