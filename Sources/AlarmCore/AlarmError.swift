@@ -14,14 +14,14 @@ public enum AlarmError: Error, Equatable, Sendable {
 
     public var name: String {
         switch self {
-        case .notAuthorized: return "org.alarmd.Error.NotAuthorized"
-        case .notFound: return "org.alarmd.Error.NotFound"
-        case .invalidState: return "org.alarmd.Error.InvalidState"
-        case .invalidArgument: return "org.alarmd.Error.InvalidArgument"
-        case .alreadyExists: return "org.alarmd.Error.AlreadyExists"
-        case .limitReached: return "org.alarmd.Error.LimitReached"
-        case .ioError: return "org.freedesktop.DBus.Error.IOError"
-        case .tooLarge: return "org.freedesktop.DBus.Error.LimitsExceeded"
+        case .notAuthorized: return Contract.ErrorName.notAuthorized
+        case .notFound: return Contract.ErrorName.notFound
+        case .invalidState: return Contract.ErrorName.invalidState
+        case .invalidArgument: return Contract.ErrorName.invalidArgument
+        case .alreadyExists: return Contract.ErrorName.alreadyExists
+        case .limitReached: return Contract.ErrorName.limitReached
+        case .ioError: return Contract.ErrorName.ioError
+        case .tooLarge: return Contract.ErrorName.limitsExceeded
         }
     }
 

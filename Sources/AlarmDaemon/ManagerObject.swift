@@ -182,6 +182,7 @@ final class ManagerObject: BusObject {
         case "Version": return .string(Interfaces.version)
         case "NextFireTimeUSec": return .uint64(engine.nextFireTime)
         case "WakeSupported": return .bool(daemon.wakeSupported)
+        case "StorePath": return .string(daemon.store.path)
         default: return nil
         }
     }

@@ -98,7 +98,7 @@ import Testing
         }
         #expect(names.count == 9, "every call above is refused: \(names)")
         for n in names { #expect(BusError.isValidName(n), "invalid error name \(n)") }
-        #expect(names.contains("org.alarmd.Error.InvalidArgument") && names.contains("org.alarmd.Error.NotFound"))
+        #expect(names.contains(Contract.ErrorName.invalidArgument) && names.contains(Contract.ErrorName.notFound))
     }
 
     @Test func repliesTooLargeForOneMessageAreRefusedAndPagesCoverEverything() throws {
