@@ -205,13 +205,26 @@ struct Commands {
         }
     }
 
+    private enum Target { case text(String), alarm(AlarmSnapshot) }
+
     func transition(_ verb: String, _ argv: [String]) throws(CLIError) -> Int32 {
         let a = try Arguments(argv, command: verb)
-        guard !a.positional.isEmpty else { throw .usage("'\(verb)' needs at least one alarm id", command: verb) }
+        var targets: [Target] = a.positional.map { .text($0) }
+        if targets.isEmpty {
+            // A panel's click cannot name an alarm: stop and snooze without ids mean every ringing one.
+            guard verb == "stop" || verb == "snooze" else { throw .usage("'\(verb)' needs at least one alarm id", command: verb) }
+            let ringing = try alarms().filter(\.isAlerting)
+            guard !ringing.isEmpty else { throw CLIError(code: 5, message: "nothing is ringing.") }
+            targets = ringing.map { .alarm($0) }
+        }
         var status: Int32 = 0
-        for text in a.positional {
+        for target in targets {
             do throws(CLIError) {
-                let s = try resolve(text)
+                let s: AlarmSnapshot
+                switch target {
+                case .text(let text): s = try resolve(text)
+                case .alarm(let alarm): s = alarm
+                }
                 do {
                     switch verb {
                     case "pause": try proxy.pause(s.id)

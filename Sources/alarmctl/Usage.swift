@@ -11,7 +11,7 @@ enum Usage {
           timer DURATION [options]     a timer: 90, 30s, 25m, 1h30m, 1d12h
           update ID [options]          change an alarm or timer
           pause ID…  resume ID…        pause or resume countdowns
-          stop ID…  snooze ID…         stop or snooze ringing alarms
+          stop [ID…]  snooze [ID…]     stop or snooze ringing alarms (all that ring, without ids)
           cancel ID…                   remove alarms and timers
           watch                        a live full-screen view (q quits)
           monitor [--json]             one line per event as it happens
@@ -70,8 +70,8 @@ enum Usage {
             """,
         "pause": "usage: alarmctl pause ID…\n\nPauses counting-down timers (and pre-alert countdowns).",
         "resume": "usage: alarmctl resume ID…\n\nResumes paused countdowns.",
-        "stop": "usage: alarmctl stop ID…\n\nStops ringing alarms: a one-shot goes away, a repeating one waits for its next day.",
-        "snooze": "usage: alarmctl snooze ID…\n\nSnoozes ringing alarms for their snooze time.",
+        "stop": "usage: alarmctl stop [ID…]\n\nStops ringing alarms: a one-shot goes away, a repeating one waits for its next day.\nWithout ids, every alarm that rings now (for a panel's click).",
+        "snooze": "usage: alarmctl snooze [ID…]\n\nSnoozes ringing alarms for their snooze time.\nWithout ids, every alarm that rings now (for a panel's click).",
         "cancel": "usage: alarmctl cancel ID…\n\nRemoves alarms and timers, repeating ones too.",
         "watch": """
             usage: alarmctl watch

@@ -117,8 +117,15 @@ private func printedId(_ h: Harness, _ out: String) throws -> String {
         #expect(snooze.status == 0 && snooze.out.contains("Snoozed"), "\(snooze.err)")
         #expect(try h.snapshot(id)?.state == "countdown")
         #expect(h.waitForState(id, "alerting"))
-        #expect(try h.alarmctl(["stop", String(id.prefix(8))]).status == 0)
+        // Without an id (a waybar click): every ringing alarm, and nothing else.
+        let other = try h.client.schedule([("title", .string("Later")), ("duration", .string("1h"))])
+        let stopped = try h.alarmctl(["stop"])
+        #expect(stopped.status == 0 && stopped.out.contains("Stopped \(id.prefix(8))"), "\(stopped.err)")
         #expect(h.client.waitFor { $0.contains { $0.member == "AlarmRemoved" && $0.args.last == .string("stopped") } })
+        #expect(try h.snapshot(AlarmID.id(fromPath: other) ?? "")?.state == "countdown", "the countdown is untouched")
+        let none = try h.alarmctl(["snooze"])
+        #expect(none.status == 5 && none.err.contains("nothing is ringing"))
+        #expect(try h.alarmctl(["pause"]).status == 2, "other verbs need ids")
     }
 
     @Test func errorsNameTheProblemAndExitCodesTellThemApart() throws {
@@ -151,6 +158,33 @@ private func printedId(_ h: Harness, _ out: String) throws -> String {
         #expect(status.status == 3 && status.out.contains("not running"))
         let noBus = try runCommand(Products.alarmctl, ["--address", "unix:path=/nonexistent/bus", "list"])
         #expect(noBus.status == 3 && noBus.err.contains("cannot connect to the session bus"))
+    }
+
+    @Test func readmeAlarmctlExamplesRun() throws {
+        let h = try Harness()
+        let readme = try String(contentsOfFile: Products.sourceRoot + "/README.md", encoding: .utf8)
+        var inCode = false
+        var commands: [String] = []
+        for raw in readme.split(separator: "\n", omittingEmptySubsequences: false) {
+            if raw.hasPrefix("```") { inCode.toggle(); continue }
+            let line = raw.components(separatedBy: "   #").first!.trimmingCharacters(in: .whitespaces)
+            if inCode, line.hasPrefix("alarmctl"), !line.hasPrefix("alarmctl watch"), !line.hasPrefix("alarmctl monitor") {
+                commands.append(line)
+            }
+        }
+        #expect(commands.count >= 10, "\(commands)")
+        var env = ProcessInfo.processInfo.environment
+        env["DBUS_SESSION_BUS_ADDRESS"] = h.bus.address
+        env["PATH"] = Products.directory + ":" + (env["PATH"] ?? "/usr/bin:/bin")
+        var prefix = "3f8f"
+        for command in commands {
+            let r = try runCommand("/bin/sh", ["-c", command.replacingOccurrences(of: "3f8f", with: prefix)], environment: env)
+            // The README's snooze finds nothing ringing here; that is its documented answer.
+            let fine = r.status == 0 || (command.hasPrefix("alarmctl snooze") && r.status == 5 && r.err.contains("nothing is ringing"))
+            #expect(fine, "\(command): \(r.status) \(r.err)")
+            if command.hasPrefix("alarmctl timer 25m") { prefix = try printedId(h, r.out).prefix(8).description }
+        }
+        #expect(try h.snapshots().count == 2, "the README's alarms are set and its timer cancelled")
     }
 
     @Test func helpForEveryCommand() throws {
