@@ -47,14 +47,8 @@ public final class AlarmMirror {
         reload()
     }
 
-    /// Alarms in the order a person reads them: ringing first, then by next fire time.
-    public var sorted: [AlarmSnapshot] {
-        alarms.values.sorted { a, b in
-            if a.isAlerting != b.isAlerting { return a.isAlerting }
-            let fa = a.isPaused ? UInt64.max : a.fireTime, fb = b.isPaused ? UInt64.max : b.fireTime
-            return (fa, a.id) < (fb, b.id)
-        }
-    }
+    /// Alarms in the order a person reads them.
+    public var sorted: [AlarmSnapshot] { AlarmSnapshot.readingOrder(Array(alarms.values)) }
 
     /// Reads everything anew (alarmd not running leaves the mirror empty).
     public func reload() {

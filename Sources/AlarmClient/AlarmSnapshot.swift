@@ -73,6 +73,15 @@ public struct AlarmSnapshot: Equatable, Sendable {
         return items.compactMap(\.stringValue)
     }
 
+    /// The order a person reads alarms in: ringing first, then by when they fire, paused countdowns last.
+    public static func readingOrder(_ items: [AlarmSnapshot]) -> [AlarmSnapshot] {
+        items.sorted { a, b in
+            if a.isAlerting != b.isAlerting { return a.isAlerting }
+            let fa = a.isPaused ? UInt64.max : a.fireTime, fb = b.isPaused ? UInt64.max : b.fireTime
+            return (fa, a.id) < (fb, b.id)
+        }
+    }
+
     /// The README's applet rule: countdown → until FireTimeUSec; paused → total − elapsed, frozen;
     /// alerting → 0; scheduled → until the alert.
     public func remaining(at now: USec) -> USec {

@@ -29,7 +29,7 @@ struct Commands {
             out.line(JSON.text(items.map { JSON.object($0.properties) }))
             return 0
         }
-        let sorted = Self.readingOrder(items)
+        let sorted = AlarmSnapshot.readingOrder(items)
         if sorted.isEmpty {
             out.line("No alarms or timers. Set one with 'alarmctl alarm 07:30' or 'alarmctl timer 25m'.")
             return 0
@@ -57,15 +57,6 @@ struct Commands {
             return nil
         }
         return 0
-    }
-
-    /// Ringing first, then by when they fire; paused countdowns last.
-    static func readingOrder(_ items: [AlarmSnapshot]) -> [AlarmSnapshot] {
-        items.sorted { a, b in
-            if a.isAlerting != b.isAlerting { return a.isAlerting }
-            let fa = a.isPaused ? UInt64.max : a.fireTime, fb = b.isPaused ? UInt64.max : b.fireTime
-            return (fa, a.id) < (fb, b.id)
-        }
     }
 
     private func next(_ s: AlarmSnapshot, _ t: USec) -> String {
@@ -299,7 +290,7 @@ struct Commands {
     func complete(_ argv: [String]) throws(CLIError) -> Int32 {
         switch argv.first {
         case "ids":
-            for s in Self.readingOrder((try? proxy.alarms()) ?? []) {
+            for s in AlarmSnapshot.readingOrder((try? proxy.alarms()) ?? []) {
                 out.line("\(s.id)\t\(s.title.replacingOccurrences(of: "\t", with: " ").replacingOccurrences(of: "\n", with: " "))")
             }
         case "apps":

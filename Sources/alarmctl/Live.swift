@@ -11,6 +11,7 @@ final class Live {
     let loop: EventLoop
     private var mirror: AlarmMirror?
     private var ticker: TimerSource?
+    private var input: IOWatch?
 
     init(_ proxy: AlarmManagerProxy) throws(CLIError) {
         self.proxy = proxy
@@ -51,6 +52,18 @@ final class Live {
         let r = loop.run()
         if r != 0 { Output.error("lost the connection to the bus") }
         return r == 0 ? 0 : 3
+    }
+
+    /// Hands what arrives on stdin to `handler` (keys, i3bar's clicks); at its end, stops listening
+    /// and keeps running.
+    func readInput(_ handler: @escaping ([UInt8]) -> Void) {
+        var watch: IOWatch?
+        watch = try? loop.watchReadable(0) {
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            let n = read(0, &buffer, buffer.count)
+            if n > 0 { handler(Array(buffer[0..<n])) } else if n == 0 || errno != EINTR { watch?.cancel() }
+        }
+        input = watch
     }
 
     /// Ends the program when whoever reads stdout goes away (a panel restarting), even while idle.

@@ -16,7 +16,6 @@ final class Panel {
     private var lines = 0
     private var shown: PanelView?
     private var pendingInput = Data()
-    private var clicks: IOWatch?
 
     init(_ proxy: AlarmManagerProxy, _ out: Output, address: String?) {
         self.proxy = proxy
@@ -36,7 +35,7 @@ final class Panel {
         live.exitWhenOutputCloses()
         if format == .i3bar {
             out.line(PanelFormat.i3barHeader)
-            clicks = try? live.loop.watchReadable(0) { [unowned self] in self.readClicks() }
+            live.readInput { [unowned self] bytes in self.readClicks(bytes) }
         }
         try live.start({ [unowned self] _ in self.render() }, tick: { [unowned self] in self.render() })
         return live.run()
@@ -62,15 +61,8 @@ final class Panel {
     }
 
     /// i3bar's click events: one JSON object per line after an opening "[".
-    private func readClicks() {
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        let n = read(0, &buffer, buffer.count)
-        if n <= 0 {
-            // End of input (i3bar without click events closes it): keep showing, stop listening.
-            if n == 0 || errno != EINTR { clicks?.cancel() }
-            return
-        }
-        pendingInput.append(contentsOf: buffer[0..<n])
+    private func readClicks(_ bytes: [UInt8]) {
+        pendingInput.append(contentsOf: bytes)
         while let nl = pendingInput.firstIndex(of: UInt8(ascii: "\n")) {
             let line = String(decoding: pendingInput[pendingInput.startIndex..<nl], as: UTF8.self)
             pendingInput.removeSubrange(pendingInput.startIndex...nl)

@@ -11,7 +11,6 @@ final class Watch {
     let out: Output
     private var live: Live?
     private var saved: termios?
-    private var input: IOWatch?
 
     init(_ proxy: AlarmManagerProxy, _ out: Output) {
         self.proxy = proxy
@@ -27,7 +26,9 @@ final class Watch {
             enterScreen()
             _ = try? live.loop.onSignal(SIGWINCH) { [unowned self] in self.draw() }
         }
-        input = try? live.loop.watchReadable(0) { [unowned self] in self.readKeys() }
+        live.readInput { [unowned self] bytes in
+            if bytes.contains(where: { $0 == UInt8(ascii: "q") || $0 == UInt8(ascii: "Q") }) { self.live?.loop.exit(0) }
+        }
         try live.start({ [unowned self] _ in self.draw() }, tick: { [unowned self] in self.draw() })
         let status = live.run()
         leaveScreen()
@@ -54,16 +55,6 @@ final class Watch {
         if var t = saved { tcsetattr(0, TCSANOW, &t) }
     }
 
-    private func readKeys() {
-        var buffer = [UInt8](repeating: 0, count: 64)
-        let n = read(0, &buffer, buffer.count)
-        if n <= 0 {
-            if n == 0 || errno != EINTR { input?.cancel() }
-            return
-        }
-        if buffer[0..<n].contains(where: { $0 == UInt8(ascii: "q") || $0 == UInt8(ascii: "Q") }) { live?.loop.exit(0) }
-    }
-
     private var width: Int {
         var w = winsize()
         return ioctl(1, UInt(TIOCGWINSZ), &w) == 0 && w.ws_col > 0 ? Int(w.ws_col) : 80
@@ -74,7 +65,7 @@ final class Watch {
     private func draw() {
         guard let live else { return }
         let now = SystemClock().now()
-        let items = Commands.readingOrder(live.alarms)
+        let items = AlarmSnapshot.readingOrder(live.alarms)
         let lines = render(items, running: live.running, now: now)
         if out.isTerminal {
             out.write("\u{1B}[H\u{1B}[2J" + lines.joined(separator: "\r\n") + "\r\n")
@@ -87,7 +78,7 @@ final class Watch {
     }
 
     func render(_ items: [AlarmSnapshot], running: Bool, now: USec) -> [String] {
-        var lines = [out.styled("alarmd — " + (running ? "\(items.count) alarm\(items.count == 1 ? "" : "s") and timers" : "not running"), .bold), ""]
+        var lines = [out.styled("alarmd — " + (running ? (items.count == 1 ? "1 alarm or timer" : "\(items.count) alarms and timers") : "not running"), .bold), ""]
         if !running { lines.append("  alarmd is not running. " + CLIError.notRunningHint) }
         else if items.isEmpty { lines.append("  Nothing set. 'alarmctl timer 25m' starts a timer.") }
         let barWidth = max(10, min(30, width - 60))
