@@ -39,6 +39,8 @@ install: deps
 	sed 's|/usr/local/bin/alarmd|$(BINDIR)/alarmd|' systemd/alarmd.service | \
 		install -Dm644 /dev/stdin "$(DESTDIR)$(PREFIX)/lib/systemd/user/alarmd.service"
 	install -Dm644 config/alarmd.conf "$(DESTDIR)$(DATADIR)/doc/alarmd/alarmd.conf.example"
+	for f in icons/hicolor/*/apps/*.svg; do install -Dm644 "$$f" "$(DESTDIR)$(DATADIR)/$$f"; done
+	-command -v gtk-update-icon-cache >/dev/null && [ -z "$(DESTDIR)" ] && gtk-update-icon-cache -q -t "$(DATADIR)/icons/hicolor"
 	install -d "$(DESTDIR)$(DATADIR)/alarmd/sounds"
 	for f in sounds/*.oga; do [ -e "$$f" ] && install -m644 "$$f" "$(DESTDIR)$(DATADIR)/alarmd/sounds/"; done; true
 
@@ -48,6 +50,7 @@ uninstall:
 	      "$(DESTDIR)$(DATADIR)/dbus-1/interfaces/org.alarmd.AlarmManager1.xml" \
 	      "$(DESTDIR)$(DATADIR)/dbus-1/interfaces/org.alarmd.Alarm1.xml" \
 	      "$(DESTDIR)$(PREFIX)/lib/systemd/user/alarmd.service"
+	for f in icons/hicolor/*/apps/*.svg; do rm -f "$(DESTDIR)$(DATADIR)/$$f"; done
 	rm -rf "$(DESTDIR)$(DATADIR)/alarmd" "$(DESTDIR)$(DATADIR)/doc/alarmd"
 
 clean:
