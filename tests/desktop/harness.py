@@ -231,6 +231,7 @@ class Session:
         self.screenshot_cmd = None   # argv writing a PNG to the path appended to it
         self.shot_count = 0
         self.last_shot_window = None
+        self.last_shot = None
         self._bar_height = None
         self.timings = {}
         self.t0 = time.monotonic()
@@ -464,7 +465,14 @@ tail = true
         started = time.time()
         self.run(self.screenshot_cmd + [path], env=env)
         self.last_shot_window = (started, time.time())  # wall-clock time the screen was captured within
+        self.last_shot = path
         return path
+
+    def pixel(self, shot, x, y):
+        """The colour of one pixel of a screenshot, '#RRGGBB'."""
+        out = subprocess.run([CONVERT, shot, "-crop", f"1x1+{x}+{y}", "+repage", "-depth", "8", "txt:-"],
+                             capture_output=True, text=True, check=True).stdout
+        return re.search(r"#[0-9A-Fa-f]{6}", out.splitlines()[1]).group(0).upper()
 
     def bar_height(self, shot):
         """The bar's height: the rows at the top of the screen in its background colour (BAR_BG), measured

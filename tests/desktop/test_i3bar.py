@@ -17,6 +17,7 @@ colors {{
     statusline #ffffff
 }}
 status_command exec {command}"""
+URGENT_BG = "#900000"  # i3bar's default urgent colours
 
 
 def start_i3bar(s):
@@ -25,6 +26,15 @@ def start_i3bar(s):
     xvfb = s.start_xvfb()
     i3 = s.start_i3(BAR.format(bg=harness.BAR_BG, command=s.panel_command("i3bar")))
     return t, (xvfb, i3)
+
+
+def shown_urgent(s, where):
+    """The ringing alarm's block is urgent: i3bar draws it on its urgent background (red, #900000)."""
+    x, _ = where
+    colour = s.pixel(s.last_shot, x, 2)
+    if colour != URGENT_BG:
+        raise harness.Failure(f"the ringing alarm's block is drawn on {colour}, not i3bar's urgent {URGENT_BG}")
+    s.log(f"the block is on i3bar's urgent background {URGENT_BG}")
 
 
 def test_i3bar_shows_the_countdown(s):
@@ -41,6 +51,7 @@ def test_i3bar_left_click_stops_the_ringing_alarm(s):
     since, procs = start_i3bar(s)
     alarm = s.schedule_timer(checks.RING_TITLE, "3s", compact_label=checks.RING_LABEL)
     where = checks.ringing_shown(s, alarm, "i3bar", since, procs)
+    shown_urgent(s, where)
     s.click(*where, button=1)
     checks.stopped(s, alarm, "i3bar", procs)
 
@@ -51,6 +62,7 @@ def test_i3bar_right_click_snoozes_the_ringing_alarm(s):
     since, procs = start_i3bar(s)
     alarm = s.schedule_timer(checks.RING_TITLE, "3s", compact_label=checks.RING_LABEL)
     where = checks.ringing_shown(s, alarm, "i3bar", since, procs)
+    shown_urgent(s, where)
     s.click(*where, button=3)
     checks.snoozed(s, alarm, "i3bar", procs)
 
