@@ -274,6 +274,26 @@ class Session:
             raise Failure(f"{shlex.join(argv)} exited {result.returncode}: {result.stderr.strip()}")
         return result
 
+    def find_processes(self, program=None, args=()):
+        """Pids of this test's living processes running `program` (the base name of argv[0]) and/or
+        having `args` as consecutive arguments."""
+        found = []
+        for pid in descendants():
+            try:
+                with open(f"/proc/{pid}/cmdline", "rb") as f:
+                    argv = f.read().decode(errors="replace").split("\0")[:-1]
+            except OSError:
+                continue
+            if _is_zombie(pid) or not argv:
+                continue
+            if program and os.path.basename(argv[0]) != program:
+                continue
+            n = len(args)
+            if n and not any(argv[i:i + n] == list(args) for i in range(len(argv) - n + 1)):
+                continue
+            found.append(pid)
+        return found
+
     def log(self, msg):
         print(f"  [{time.monotonic() - self.t0:6.2f} s] {msg}", flush=True)
 
