@@ -133,8 +133,9 @@ def ensure_user():
     try:
         return pwd.getpwnam(USER)
     except KeyError:
+        # Another run may create it at the same moment: its useradd failing is fine if the user exists.
         subprocess.run(["useradd", "--create-home", "--shell", "/usr/sbin/nologin",
-                        "--comment", "alarmd desktop tests", USER], check=True)
+                        "--comment", "alarmd desktop tests", USER])
         return pwd.getpwnam(USER)
 
 
@@ -614,6 +615,8 @@ def main(namespace):
         test(session)
         ok = True
     except Failure as e:
+        print(f"  FAIL: {e}", flush=True)
+    except SystemExit as e:
         print(f"  FAIL: {e}", flush=True)
     except BaseException:
         traceback.print_exc()
