@@ -4,7 +4,7 @@ DESTDIR ?=
 BINDIR = $(PREFIX)/bin
 DATADIR = $(PREFIX)/share
 
-.PHONY: deps build run test bench install uninstall clean
+.PHONY: deps build run test test-desktop bench install uninstall clean
 
 deps:
 	@scripts/install-deps
@@ -20,6 +20,17 @@ run: deps
 test: deps
 	swift build --build-tests -Xswiftc -warnings-as-errors
 	swift test --skip-build --disable-xctest
+
+# Desktop tests (tests/desktop): waybar in a headless sway, i3bar and polybar under Xvfb showing
+# `alarmctl panel`, screenshotted, read by OCR and clicked. Needs root (it creates the user the desktops
+# run as). Builds with the flags of `test`, so neither target rebuilds what the other built; one product
+# per `swift build` (given twice, --product builds only the last). ALARMCTL=PATH runs the tests against
+# another alarmctl (development only) and skips building it. Screenshots: test-artifacts/desktop/.
+test-desktop: deps
+	@scripts/install-desktop-deps
+	swift build --product alarmd -Xswiftc -warnings-as-errors
+	$(if $(ALARMCTL),,swift build --product alarmctl -Xswiftc -warnings-as-errors)
+	ALARMCTL="$(ALARMCTL)" tests/desktop/run
 
 bench: deps
 	bench/run
