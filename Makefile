@@ -4,7 +4,7 @@ DESTDIR ?=
 BINDIR = $(PREFIX)/bin
 DATADIR = $(PREFIX)/share
 
-.PHONY: deps build run test test-desktop bench install uninstall clean
+.PHONY: deps build run test test-swift test-desktop bench install uninstall clean
 
 deps:
 	@scripts/install-deps
@@ -16,8 +16,11 @@ build: deps
 run: deps
 	scripts/run-alarmd
 
+# The whole suite, as the README's test command: unit and integration tests, then the desktop tests.
+test: test-swift test-desktop
+
 # Warnings are errors: the project builds with zero warnings in Swift 6 mode.
-test: deps
+test-swift: deps
 	swift build --build-tests -Xswiftc -warnings-as-errors
 	swift test --skip-build --disable-xctest
 

@@ -16,7 +16,7 @@ colors {{
     background {bg}
     statusline #ffffff
 }}
-status_command exec {command}"""
+{status_command}"""
 URGENT_BG = "#900000"  # i3bar's default urgent colours
 
 
@@ -24,7 +24,8 @@ def start_i3bar(s):
     """Xvfb, then i3 with one bar; returns when it started and the processes to watch."""
     t = time.monotonic()
     xvfb = s.start_xvfb()
-    i3 = s.start_i3(BAR.format(bg=harness.BAR_BG, command=s.panel_command("i3bar")))
+    # The README's bar block, as a user copies it.
+    i3 = s.start_i3(BAR.format(bg=harness.BAR_BG, status_command=harness.Session.readme_snippet("i3")))
     return t, (xvfb, i3)
 
 

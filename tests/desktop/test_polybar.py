@@ -13,7 +13,8 @@ def start_polybar(s):
     """Xvfb, then polybar (no window manager needed); returns when it started and the processes to watch."""
     t = time.monotonic()
     xvfb = s.start_xvfb()
-    bar = s.start_polybar(s.panel_command("polybar"))
+    # The README's module, as a user copies it.
+    bar = s.start_polybar(harness.Session.readme_snippet("polybar"))
     return t, (xvfb, bar)
 
 
