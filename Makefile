@@ -3,8 +3,10 @@ PREFIX ?= /usr/local
 DESTDIR ?=
 BINDIR = $(PREFIX)/bin
 DATADIR = $(PREFIX)/share
+GNOME_EXT = alarmd@alarmd.org
+GNOME_EXT_DIR = $(DESTDIR)$(DATADIR)/gnome-shell/extensions/$(GNOME_EXT)
 
-.PHONY: deps build run test bench install uninstall clean
+.PHONY: deps build run test test-gnome gnome-pot bench install uninstall clean
 
 deps:
 	@scripts/install-deps
@@ -20,6 +22,19 @@ run: deps
 test: deps
 	swift build --build-tests -Xswiftc -warnings-as-errors
 	swift test --skip-build --disable-xctest
+
+# The GNOME Shell extension in a real headless GNOME Shell 43 (as root: it runs the shell as the
+# user alarmd-gnome); screenshots go to test-artifacts/gnome-shell/.
+test-gnome: deps
+	@scripts/install-gnome-deps
+	swift build --product alarmd
+	ALARMD="$$(swift build --show-bin-path)/alarmd" tests/desktop/gnome-shell/run
+
+# Regenerates the extension's translation template from its sources.
+gnome-pot:
+	xgettext --language=JavaScript --from-code=UTF-8 --keyword=_ --add-comments=Translators \
+		--package-name=alarmd --msgid-bugs-address= --output=applets/gnome-shell/po/alarmd.pot \
+		applets/gnome-shell/$(GNOME_EXT)/extension.js applets/gnome-shell/$(GNOME_EXT)/model.js
 
 bench: deps
 	bench/run
@@ -41,6 +56,13 @@ install: deps
 	install -Dm644 config/alarmd.conf "$(DESTDIR)$(DATADIR)/doc/alarmd/alarmd.conf.example"
 	install -d "$(DESTDIR)$(DATADIR)/alarmd/sounds"
 	for f in sounds/*.oga; do [ -e "$$f" ] && install -m644 "$$f" "$(DESTDIR)$(DATADIR)/alarmd/sounds/"; done; true
+	@# The GNOME Shell extension (enable it with: gnome-extensions enable $(GNOME_EXT)), with its translations.
+	install -d "$(GNOME_EXT_DIR)"
+	install -m644 applets/gnome-shell/$(GNOME_EXT)/metadata.json applets/gnome-shell/$(GNOME_EXT)/extension.js \
+		applets/gnome-shell/$(GNOME_EXT)/model.js applets/gnome-shell/$(GNOME_EXT)/stylesheet.css "$(GNOME_EXT_DIR)/"
+	for po in applets/gnome-shell/po/*.po; do [ -e "$$po" ] || continue; lang=$$(basename "$$po" .po); \
+		install -d "$(GNOME_EXT_DIR)/locale/$$lang/LC_MESSAGES"; \
+		msgfmt -o "$(GNOME_EXT_DIR)/locale/$$lang/LC_MESSAGES/alarmd.mo" "$$po"; done
 
 uninstall:
 	rm -f "$(DESTDIR)$(BINDIR)/alarmd" "$(DESTDIR)$(BINDIR)/alarmctl" \
@@ -48,7 +70,7 @@ uninstall:
 	      "$(DESTDIR)$(DATADIR)/dbus-1/interfaces/org.alarmd.AlarmManager1.xml" \
 	      "$(DESTDIR)$(DATADIR)/dbus-1/interfaces/org.alarmd.Alarm1.xml" \
 	      "$(DESTDIR)$(PREFIX)/lib/systemd/user/alarmd.service"
-	rm -rf "$(DESTDIR)$(DATADIR)/alarmd" "$(DESTDIR)$(DATADIR)/doc/alarmd"
+	rm -rf "$(DESTDIR)$(DATADIR)/alarmd" "$(DESTDIR)$(DATADIR)/doc/alarmd" "$(GNOME_EXT_DIR)"
 
 clean:
 	swift package clean

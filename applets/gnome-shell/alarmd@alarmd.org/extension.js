@@ -175,8 +175,10 @@ class AlarmdIndicator extends PanelMenu.Button {
         this.menu.addMenuItem(entryItem);
 
         this.menu.connect('open-state-changed', (menu, open) => {
-            if (open)
+            if (open) {
+                this._setError('');
                 this._client.redraw();
+            }
         });
     }
 
@@ -189,9 +191,8 @@ class AlarmdIndicator extends PanelMenu.Button {
         const parsed = Model.parseDuration(this._entry.text);
         if (parsed.error) {
             const why = {
-                empty: _('Type a duration such as 90, 30s, 5m or 1h30m'),
-                malformed: _('“%s” is not a duration (seconds such as 1500, or units such as 30s, 5m, 1h30m, 1d12h)')
-                    .format(this._entry.text.trim()),
+                empty: _('Type a duration such as 90, 5m or 1h30m'),
+                malformed: _('“%s” is not a duration').format(this._entry.text.trim()),
                 zero: _('A timer must be longer than zero'),
                 tooLong: _('A timer can be at most five years'),
             }[parsed.error];
