@@ -6,7 +6,7 @@ DATADIR = $(PREFIX)/share
 GNOME_EXT = alarmd@alarmd.org
 GNOME_EXT_DIR = $(DESTDIR)$(DATADIR)/gnome-shell/extensions/$(GNOME_EXT)
 
-.PHONY: deps build run test test-gnome gnome-pot bench install uninstall clean
+.PHONY: deps build run test test-gnome gnome-pot bench install install-gnome-extension uninstall clean
 
 deps:
 	@scripts/install-deps
@@ -39,7 +39,7 @@ gnome-pot:
 bench: deps
 	bench/run
 
-install: deps
+install: deps install-gnome-extension
 	swift build -c release --product alarmd --static-swift-stdlib
 	swift build -c release --product alarmctl --static-swift-stdlib
 	install -Dm755 -s "$$(swift build -c release --show-bin-path)/alarmd" "$(DESTDIR)$(BINDIR)/alarmd"
@@ -56,7 +56,9 @@ install: deps
 	install -Dm644 config/alarmd.conf "$(DESTDIR)$(DATADIR)/doc/alarmd/alarmd.conf.example"
 	install -d "$(DESTDIR)$(DATADIR)/alarmd/sounds"
 	for f in sounds/*.oga; do [ -e "$$f" ] && install -m644 "$$f" "$(DESTDIR)$(DATADIR)/alarmd/sounds/"; done; true
-	@# The GNOME Shell extension (enable it with: gnome-extensions enable $(GNOME_EXT)), with its translations.
+
+# The GNOME Shell extension, with its translations (then: gnome-extensions enable $(GNOME_EXT)).
+install-gnome-extension:
 	install -d "$(GNOME_EXT_DIR)"
 	install -m644 applets/gnome-shell/$(GNOME_EXT)/metadata.json applets/gnome-shell/$(GNOME_EXT)/extension.js \
 		applets/gnome-shell/$(GNOME_EXT)/model.js applets/gnome-shell/$(GNOME_EXT)/stylesheet.css "$(GNOME_EXT_DIR)/"

@@ -130,8 +130,6 @@ class AlarmdIndicator extends PanelMenu.Button {
         this._empty = new PopupMenu.PopupMenuItem(_('No alarms or timers'), {reactive: false});
         this._alarmsSection.addMenuItem(this._empty);
 
-        this._offSeparator = new PopupMenu.PopupSeparatorMenuItem();
-        this.menu.addMenuItem(this._offSeparator);
         this._offLine = new PopupMenu.PopupMenuItem(_('alarmd is not running'), {reactive: false});
         this.menu.addMenuItem(this._offLine);
         this._startItem = new PopupMenu.PopupMenuItem(_('Start alarmd'));
@@ -267,7 +265,6 @@ class AlarmdIndicator extends PanelMenu.Button {
             }
         }
         this._empty.visible = running && ordered.length === 0;
-        this._offSeparator.visible = !running;
         this._offLine.visible = !running;
         this._startItem.visible = !running;
         return v;
