@@ -3,8 +3,10 @@ PREFIX ?= /usr/local
 DESTDIR ?=
 BINDIR = $(PREFIX)/bin
 DATADIR = $(PREFIX)/share
+GNOME_EXT = alarmd@alarmd.org
+GNOME_EXT_DIR = $(DESTDIR)$(DATADIR)/gnome-shell/extensions/$(GNOME_EXT)
 
-.PHONY: deps build run test test-swift test-desktop bench install uninstall clean
+.PHONY: deps build run test test-swift test-desktop test-gnome gnome-pot bench install install-gnome-extension uninstall clean
 
 deps:
 	@scripts/install-deps
@@ -16,8 +18,9 @@ build: deps
 run: deps
 	scripts/run-alarmd
 
-# The whole suite, as the README's test command: unit and integration tests, then the desktop tests.
-test: test-swift test-desktop
+# The whole suite, as the README's test command: unit and integration tests, then the desktop tests
+# (panels, then GNOME Shell).
+test: test-swift test-desktop test-gnome
 
 # Warnings are errors: the project builds with zero warnings in Swift 6 mode.
 test-swift: deps
@@ -35,10 +38,23 @@ test-desktop: deps
 	$(if $(ALARMCTL),,swift build --product alarmctl -Xswiftc -warnings-as-errors)
 	ALARMCTL="$(ALARMCTL)" tests/desktop/run
 
+# The GNOME Shell extension in a real headless GNOME Shell 43 (as root: it runs the shell as the
+# user alarmd-gnome); screenshots go to test-artifacts/gnome-shell/.
+test-gnome: deps
+	@scripts/install-gnome-deps
+	swift build --product alarmd -Xswiftc -warnings-as-errors
+	ALARMD="$$(swift build --show-bin-path)/alarmd" tests/desktop/gnome-shell/run
+
+# Regenerates the extension's translation template from its sources.
+gnome-pot:
+	xgettext --language=JavaScript --from-code=UTF-8 --keyword=_ --add-comments=Translators \
+		--package-name=alarmd --msgid-bugs-address= --output=applets/gnome-shell/po/alarmd.pot \
+		applets/gnome-shell/$(GNOME_EXT)/extension.js applets/gnome-shell/$(GNOME_EXT)/model.js
+
 bench: deps
 	bench/run
 
-install: deps
+install: deps install-gnome-extension
 	swift build -c release --product alarmd --static-swift-stdlib
 	swift build -c release --product alarmctl --static-swift-stdlib
 	install -Dm755 -s "$$(swift build -c release --show-bin-path)/alarmd" "$(DESTDIR)$(BINDIR)/alarmd"
@@ -58,6 +74,15 @@ install: deps
 	install -d "$(DESTDIR)$(DATADIR)/alarmd/sounds"
 	for f in sounds/*.oga; do [ -e "$$f" ] && install -m644 "$$f" "$(DESTDIR)$(DATADIR)/alarmd/sounds/"; done; true
 
+# The GNOME Shell extension, with its translations (then: gnome-extensions enable $(GNOME_EXT)).
+install-gnome-extension:
+	install -d "$(GNOME_EXT_DIR)"
+	install -m644 applets/gnome-shell/$(GNOME_EXT)/metadata.json applets/gnome-shell/$(GNOME_EXT)/extension.js \
+		applets/gnome-shell/$(GNOME_EXT)/model.js applets/gnome-shell/$(GNOME_EXT)/stylesheet.css "$(GNOME_EXT_DIR)/"
+	for po in applets/gnome-shell/po/*.po; do [ -e "$$po" ] || continue; lang=$$(basename "$$po" .po); \
+		install -d "$(GNOME_EXT_DIR)/locale/$$lang/LC_MESSAGES"; \
+		msgfmt -o "$(GNOME_EXT_DIR)/locale/$$lang/LC_MESSAGES/alarmd.mo" "$$po"; done
+
 uninstall:
 	rm -f "$(DESTDIR)$(BINDIR)/alarmd" "$(DESTDIR)$(BINDIR)/alarmctl" \
 	      "$(DESTDIR)$(DATADIR)/dbus-1/services/org.alarmd.AlarmManager1.service" \
@@ -65,7 +90,7 @@ uninstall:
 	      "$(DESTDIR)$(DATADIR)/dbus-1/interfaces/org.alarmd.Alarm1.xml" \
 	      "$(DESTDIR)$(PREFIX)/lib/systemd/user/alarmd.service"
 	for f in icons/hicolor/*/apps/*.svg; do rm -f "$(DESTDIR)$(DATADIR)/$$f"; done
-	rm -rf "$(DESTDIR)$(DATADIR)/alarmd" "$(DESTDIR)$(DATADIR)/doc/alarmd"
+	rm -rf "$(DESTDIR)$(DATADIR)/alarmd" "$(DESTDIR)$(DATADIR)/doc/alarmd" "$(GNOME_EXT_DIR)"
 
 clean:
 	swift package clean

@@ -1,0 +1,482 @@
+// alarmd indicator for GNOME Shell 43: shows what alarmd (org.alarmd.AlarmManager1 on the session
+// bus) is counting down or ringing, and acts on it. Written against docs/API.md alone.
+// Everything is created in enable() and released in disable(); nothing runs at import time.
+/* exported init */
+'use strict';
+
+const {Clutter, Gio, GLib, GObject, St} = imports.gi;
+const ExtensionUtils = imports.misc.extensionUtils;
+const Main = imports.ui.main;
+const PanelMenu = imports.ui.panelMenu;
+const PopupMenu = imports.ui.popupMenu;
+
+const Me = ExtensionUtils.getCurrentExtension();
+const Model = Me.imports.model;
+const _ = ExtensionUtils.gettext;
+
+const BUS_NAME = 'org.alarmd.AlarmManager1';
+const MANAGER_PATH = '/org/alarmd/AlarmManager1';
+const MANAGER_IFACE = 'org.alarmd.AlarmManager1';
+const ALARM_IFACE = 'org.alarmd.Alarm1';
+const QUICK_MINUTES = [1, 5, 10, 25];
+
+function unpackProps(variant) {
+    return variant.recursiveUnpack();
+}
+
+/** A row of the menu for one alarm: title, state line, progress bar, the actions its state allows. */
+const AlarmItem = GObject.registerClass(
+class AlarmdAlarmItem extends PopupMenu.PopupBaseMenuItem {
+    _init(client) {
+        super._init({reactive: false, can_focus: false, style_class: 'alarmd-item'});
+        this._client = client;
+        this._state = null;
+        const box = new St.BoxLayout({vertical: true, x_expand: true, style_class: 'alarmd-item-box'});
+        const top = new St.BoxLayout({x_expand: true});
+        this._title = new St.Label({style_class: 'alarmd-item-title', x_expand: true,
+            y_align: Clutter.ActorAlign.CENTER});
+        this._status = new St.Label({style_class: 'alarmd-item-status', y_align: Clutter.ActorAlign.CENTER});
+        top.add_child(this._title);
+        top.add_child(this._status);
+        box.add_child(top);
+        this._trough = new St.BoxLayout({style_class: 'alarmd-progress-trough', x_expand: true});
+        this._bar = new St.Widget({style_class: 'alarmd-progress-bar', x_expand: false, y_expand: true});
+        this._trough.add_child(this._bar);
+        box.add_child(this._trough);
+        this._buttons = new St.BoxLayout({style_class: 'alarmd-item-buttons', x_align: Clutter.ActorAlign.END,
+            x_expand: true});
+        box.add_child(this._buttons);
+        this.add_child(box);
+        this._fraction = 0;
+        this._trough.connect('notify::width', () => this._sizeBar());
+    }
+
+    _sizeBar() {
+        const w = this._trough.width;
+        this._bar.width = Math.round(Math.max(0, Math.min(1, this._fraction)) * w);
+    }
+
+    _button(label, method, id) {
+        const b = new St.Button({label, style_class: 'button alarmd-button', can_focus: true});
+        b.connect('clicked', () => this._client.callAlarm(method, id));
+        this._buttons.add_child(b);
+    }
+
+    update(alarm, now) {
+        this._title.text = alarm.title(_);
+        const r = Model.clock(alarm.remaining(now));
+        let status;
+        switch (alarm.state) {
+        case 'alerting':
+            status = _('Ringing');
+            break;
+        case 'countdown':
+            status = alarm.isWarning ? _('%s left (warning)').format(r) : _('%s left').format(r);
+            break;
+        case 'paused':
+            status = _('Paused, %s left').format(r);
+            break;
+        default:
+            status = Model.localTime(alarm.fireTime, now);
+        }
+        this._status.text = status;
+        const hex = Model.colorHex(alarm.accentColor);
+        this._status.style = alarm.isWarning && hex ? `color: ${hex};` : null;
+        const counts = alarm.state === 'countdown' || alarm.state === 'paused';
+        this._trough.visible = counts;
+        this._fraction = alarm.progress(now);
+        this._bar.style = hex ? `background-color: ${hex};` : null;
+        this._sizeBar();
+        if (this._state !== alarm.state) {
+            this._state = alarm.state;
+            this._buttons.destroy_all_children();
+            const id = alarm.id;
+            switch (alarm.state) {
+            case 'countdown':
+                this._button(_('Pause'), 'Pause', id);
+                this._button(_('Cancel'), 'Cancel', id);
+                break;
+            case 'paused':
+                this._button(_('Resume'), 'Resume', id);
+                this._button(_('Cancel'), 'Cancel', id);
+                break;
+            case 'alerting':
+                this._button(_('Stop'), 'Stop', id);
+                this._button(_('Snooze'), 'Countdown', id);
+                break;
+            default:
+                this._button(_('Cancel'), 'Cancel', id);
+            }
+        }
+    }
+});
+
+const Indicator = GObject.registerClass(
+class AlarmdIndicator extends PanelMenu.Button {
+    _init(client) {
+        super._init(0.5, _('Alarms and timers'), false);
+        this._client = client;
+        const box = new St.BoxLayout({style_class: 'panel-status-menu-box alarmd-panel'});
+        this._icon = new St.Icon({icon_name: 'alarm-symbolic', style_class: 'system-status-icon'});
+        this._label = new St.Label({text: '', y_align: Clutter.ActorAlign.CENTER, style_class: 'alarmd-label'});
+        box.add_child(this._icon);
+        box.add_child(this._label);
+        this.add_child(box);
+        this._box = box;
+        this._items = new Map();
+
+        this._alarmsSection = new PopupMenu.PopupMenuSection();
+        this.menu.addMenuItem(this._alarmsSection);
+        this._empty = new PopupMenu.PopupMenuItem(_('No alarms or timers'), {reactive: false});
+        this._alarmsSection.addMenuItem(this._empty);
+
+        this._offLine = new PopupMenu.PopupMenuItem(_('alarmd is not running'), {reactive: false});
+        this.menu.addMenuItem(this._offLine);
+        this._startItem = new PopupMenu.PopupMenuItem(_('Start alarmd'));
+        this._startItem.connect('activate', () => this._client.startService());
+        this.menu.addMenuItem(this._startItem);
+
+        this.menu.addMenuItem(new PopupMenu.PopupSeparatorMenuItem(_('New timer')));
+        const quick = new PopupMenu.PopupBaseMenuItem({reactive: false, can_focus: false});
+        const quickBox = new St.BoxLayout({style_class: 'alarmd-quick', x_expand: true});
+        for (const minutes of QUICK_MINUTES) {
+            const b = new St.Button({
+                label: _('%d min').format(minutes),
+                style_class: 'button alarmd-button',
+                can_focus: true,
+                x_expand: true,
+            });
+            b.connect('clicked', () => {
+                this._client.scheduleTimer(minutes * 60);
+                this.menu.close();
+            });
+            quickBox.add_child(b);
+        }
+        quick.add_child(quickBox);
+        this.menu.addMenuItem(quick);
+
+        const entryItem = new PopupMenu.PopupBaseMenuItem({reactive: false, can_focus: false});
+        const entryBox = new St.BoxLayout({vertical: true, x_expand: true});
+        this._entry = new St.Entry({
+            hint_text: _('Timer… (e.g. 90, 30s, 5m, 1h30m)'),
+            can_focus: true,
+            x_expand: true,
+            style_class: 'alarmd-entry',
+        });
+        this._entry.clutter_text.connect('activate', () => this._onEntry());
+        this._entry.clutter_text.connect('text-changed', () => this._setError(''));
+        this._error = new St.Label({text: '', style_class: 'alarmd-error', visible: false});
+        this._error.clutter_text.line_wrap = true;
+        entryBox.add_child(this._entry);
+        entryBox.add_child(this._error);
+        entryItem.add_child(entryBox);
+        this.menu.addMenuItem(entryItem);
+
+        this.menu.connect('open-state-changed', (menu, open) => {
+            if (open) {
+                this._setError('');
+                this._client.redraw();
+            }
+        });
+    }
+
+    _setError(text) {
+        this._error.text = text;
+        this._error.visible = text !== '';
+    }
+
+    _onEntry() {
+        const parsed = Model.parseDuration(this._entry.text);
+        if (parsed.error) {
+            const why = {
+                empty: _('Type a duration such as 90, 5m or 1h30m'),
+                malformed: _('“%s” is not a duration').format(this._entry.text.trim()),
+                zero: _('A timer must be longer than zero'),
+                tooLong: _('A timer can be at most five years'),
+            }[parsed.error];
+            this._setError(why);
+            return;
+        }
+        this._client.scheduleTimer(parsed.seconds);
+        this._entry.text = '';
+        this._setError('');
+        this.menu.close();
+    }
+
+    showError(text) {
+        this._setError(text);
+    }
+
+    draw(alarms, running, now) {
+        const v = Model.panelView(alarms, running, now, _);
+        const label = this._label;
+        this._box.remove_style_class_name('alarmd-alerting');
+        this._box.remove_style_class_name('alarmd-off');
+        this._icon.visible = true;
+        this._icon.icon_name = 'alarm-symbolic';
+        label.style = null;
+        switch (v.mode) {
+        case 'alerting':
+            label.text = v.label;
+            this._box.add_style_class_name('alarmd-alerting');
+            break;
+        case 'countdown':
+        case 'warning':
+        case 'paused':
+            if (v.mode === 'paused')
+                this._icon.icon_name = 'media-playback-pause-symbolic';
+            else
+                this._icon.visible = v.label === '';
+            label.text = v.label === '' ? v.time : `${v.label} ${v.time}`;
+            if (v.color)
+                label.style = `color: ${v.color};`;
+            break;
+        case 'scheduled':
+            label.text = v.time;
+            break;
+        case 'off':
+            label.text = '';
+            this._box.add_style_class_name('alarmd-off');
+            break;
+        default:
+            label.text = '';
+        }
+        label.visible = label.text !== '';
+
+        // The menu: one item per alarm, in reading order, updated in place.
+        const seen = new Set();
+        const ordered = Model.readingOrder(alarms);
+        ordered.forEach((a, index) => {
+            seen.add(a.path);
+            let item = this._items.get(a.path);
+            if (!item) {
+                item = new AlarmItem(this._client);
+                this._items.set(a.path, item);
+                this._alarmsSection.addMenuItem(item, index);
+            } else {
+                this._alarmsSection.moveMenuItem(item, index);
+            }
+            item.update(a, now);
+        });
+        for (const [path, item] of this._items) {
+            if (!seen.has(path)) {
+                item.destroy();
+                this._items.delete(path);
+            }
+        }
+        this._empty.visible = running && ordered.length === 0;
+        this._offLine.visible = !running;
+        this._startItem.visible = !running;
+        return v;
+    }
+});
+
+/** Mirrors alarmd through signals (ObjectManager, PropertiesChanged, AlarmRemoved, name owner). */
+class AlarmdClient {
+    constructor() {
+        this._conn = Gio.DBus.session;
+        this._alarms = new Map();
+        this._running = false;
+        this._generation = 0;
+        this._subscriptions = [];
+        this._tickId = 0;
+        this._cancellable = new Gio.Cancellable();
+        this._indicator = new Indicator(this);
+        Main.panel.addToStatusArea('alarmd', this._indicator);
+
+        const sub = (iface, member, path, arg0, handler) => {
+            this._subscriptions.push(this._conn.signal_subscribe(BUS_NAME, iface, member, path, arg0,
+                Gio.DBusSignalFlags.NONE, (c, sender, objPath, i, m, params) => handler(objPath, params)));
+        };
+        sub('org.freedesktop.DBus.ObjectManager', 'InterfacesAdded', MANAGER_PATH, null,
+            (p, params) => this._onAdded(params));
+        sub('org.freedesktop.DBus.ObjectManager', 'InterfacesRemoved', MANAGER_PATH, null,
+            (p, params) => this._onRemoved(params));
+        sub('org.freedesktop.DBus.Properties', 'PropertiesChanged', null, ALARM_IFACE,
+            (p, params) => this._onChanged(p, params));
+        sub(MANAGER_IFACE, 'AlarmRemoved', MANAGER_PATH, null,
+            (p, params) => this._onAlarmRemoved(params));
+        this._watchId = Gio.bus_watch_name_on_connection(this._conn, BUS_NAME, Gio.BusNameWatcherFlags.NONE,
+            () => this._onAppeared(), () => this._onVanished());
+        this.redraw();
+    }
+
+    destroy() {
+        this._cancellable.cancel();
+        if (this._watchId) {
+            Gio.bus_unwatch_name(this._watchId);
+            this._watchId = 0;
+        }
+        for (const id of this._subscriptions)
+            this._conn.signal_unsubscribe(id);
+        this._subscriptions = [];
+        this._stopTick();
+        this._indicator.destroy();
+        this._indicator = null;
+        this._alarms.clear();
+    }
+
+    _onAppeared() {
+        this._running = true;
+        const generation = ++this._generation;
+        this._conn.call(BUS_NAME, MANAGER_PATH, 'org.freedesktop.DBus.ObjectManager', 'GetManagedObjects',
+            null, new GLib.VariantType('(a{oa{sa{sv}}})'), Gio.DBusCallFlags.NO_AUTO_START, -1,
+            this._cancellable, (conn, res) => {
+                let objects;
+                try {
+                    objects = conn.call_finish(res).recursiveUnpack()[0];
+                } catch (e) {
+                    if (!e.matches(Gio.IOErrorEnum, Gio.IOErrorEnum.CANCELLED) && generation === this._generation)
+                        this._indicator.showError(e.message);
+                    return;
+                }
+                if (generation !== this._generation)
+                    return;
+                this._alarms.clear();
+                for (const [path, ifaces] of Object.entries(objects)) {
+                    if (ifaces[ALARM_IFACE])
+                        this._alarms.set(path, new Model.Alarm(path, ifaces[ALARM_IFACE]));
+                }
+                this.redraw();
+            });
+        this.redraw();
+    }
+
+    _onVanished() {
+        this._running = false;
+        this._generation++;
+        this._alarms.clear();
+        this.redraw();
+    }
+
+    _onAdded(params) {
+        const [path, ifaces] = params.recursiveUnpack();
+        if (!ifaces[ALARM_IFACE])
+            return;
+        this._alarms.set(path, new Model.Alarm(path, ifaces[ALARM_IFACE]));
+        this.redraw();
+    }
+
+    _onRemoved(params) {
+        const [path, ifaces] = params.recursiveUnpack();
+        if (ifaces.includes(ALARM_IFACE) && this._alarms.delete(path))
+            this.redraw();
+    }
+
+    _onAlarmRemoved(params) {
+        const [id] = params.recursiveUnpack();
+        if (this._alarms.delete(Model.alarmPath(id)))
+            this.redraw();
+    }
+
+    _onChanged(path, params) {
+        const [iface, changed, invalidated] = params.deepUnpack();
+        if (iface !== ALARM_IFACE)
+            return;
+        const alarm = this._alarms.get(path);
+        if (!alarm)
+            return;
+        const values = {};
+        for (const [k, v] of Object.entries(changed))
+            values[k] = unpackProps(v);
+        alarm.apply(values, invalidated);
+        this.redraw();
+        if (invalidated.length > 0)
+            this._refetch(path);
+    }
+
+    _refetch(path) {
+        const generation = this._generation;
+        this._conn.call(BUS_NAME, path, 'org.freedesktop.DBus.Properties', 'GetAll',
+            new GLib.Variant('(s)', [ALARM_IFACE]), new GLib.VariantType('(a{sv})'),
+            Gio.DBusCallFlags.NO_AUTO_START, -1, this._cancellable, (conn, res) => {
+                try {
+                    const [props] = conn.call_finish(res).recursiveUnpack();
+                    const alarm = this._alarms.get(path);
+                    if (alarm && generation === this._generation) {
+                        alarm.apply(props);
+                        this.redraw();
+                    }
+                } catch (e) {
+                    // Gone meanwhile (InterfacesRemoved follows) or cancelled by disable().
+                }
+            });
+    }
+
+    redraw() {
+        if (!this._indicator)
+            return;
+        const now = GLib.get_real_time();
+        this._indicator.draw([...this._alarms.values()], this._running, now);
+        this._stopTick();
+        const delay = this._running ? Model.nextChangeMs([...this._alarms.values()], now) : -1;
+        if (delay >= 0) {
+            this._tickId = GLib.timeout_add(GLib.PRIORITY_DEFAULT, delay, () => {
+                this._tickId = 0;
+                this.redraw();
+                return GLib.SOURCE_REMOVE;
+            });
+        }
+    }
+
+    _stopTick() {
+        if (this._tickId) {
+            GLib.source_remove(this._tickId);
+            this._tickId = 0;
+        }
+    }
+
+    _call(method, params, what) {
+        this._conn.call(BUS_NAME, MANAGER_PATH, MANAGER_IFACE, method, params, null,
+            Gio.DBusCallFlags.NONE, -1, this._cancellable, (conn, res) => {
+                try {
+                    conn.call_finish(res);
+                } catch (e) {
+                    if (e.matches(Gio.IOErrorEnum, Gio.IOErrorEnum.CANCELLED))
+                        return;
+                    this._indicator?.showError(_('%s failed: %s').format(what, e.message));
+                }
+            });
+    }
+
+    callAlarm(method, id) {
+        this._call(method, new GLib.Variant('(s)', [id]), method);
+    }
+
+    scheduleTimer(seconds) {
+        const config = {
+            title: new GLib.Variant('s', _('Timer')),
+            duration: new GLib.Variant('u', seconds),
+        };
+        this._call('Schedule', new GLib.Variant('(sa{sv})', ['', config]), _('Timer'));
+    }
+
+    startService() {
+        this._conn.call('org.freedesktop.DBus', '/org/freedesktop/DBus', 'org.freedesktop.DBus',
+            'StartServiceByName', new GLib.Variant('(su)', [BUS_NAME, 0]), null, Gio.DBusCallFlags.NONE,
+            -1, this._cancellable, (conn, res) => {
+                try {
+                    conn.call_finish(res);
+                } catch (e) {
+                    if (!e.matches(Gio.IOErrorEnum, Gio.IOErrorEnum.CANCELLED))
+                        this._indicator?.showError(_('Could not start alarmd: %s').format(e.message));
+                }
+            });
+    }
+}
+
+class Extension {
+    enable() {
+        this._client = new AlarmdClient();
+    }
+
+    disable() {
+        this._client.destroy();
+        this._client = null;
+    }
+}
+
+function init() {
+    ExtensionUtils.initTranslations();
+    return new Extension();
+}

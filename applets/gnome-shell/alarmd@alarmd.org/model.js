@@ -1,0 +1,338 @@
+// What the alarmd indicator shows, computed from alarmd's properties and the clock alone.
+// Pure functions (GLib only): the extension draws them, tests/desktop/gnome-shell/unit.js checks them
+// with plain gjs. Written against docs/API.md and the README's applet and panel rules.
+/* exported DURATION_MAX, parseDuration, colorHex, clock, localTime, Alarm, readingOrder, panelView,
+   nextChangeMs, alarmPath */
+'use strict';
+
+const {GLib} = imports.gi;
+
+const USEC = 1000000;
+
+/** The longest timer alarmd accepts: five years of 365.25 days, in seconds. */
+var DURATION_MAX = 157788000;
+
+function isDigits(s) {
+    return /^[0-9]+$/.test(s);
+}
+
+function bounded(digits, unit, allowZero) {
+    // More than 12 digits is beyond five years in any unit: refuse before any rounding.
+    if (digits.length > 12)
+        return {error: 'tooLong'};
+    const seconds = Number(digits) * unit;
+    if (seconds > DURATION_MAX)
+        return {error: 'tooLong'};
+    if (seconds === 0 && !allowZero)
+        return {error: 'zero'};
+    return {seconds};
+}
+
+/**
+ * alarmctl's duration grammar: plain seconds ("1500") or unit groups d, h, m, s in descending
+ * order, each at most once ("30s", "5m", "1h30m", "1d12h"); never zero, at most DURATION_MAX.
+ * Surrounding spaces and tabs are ignored.
+ *
+ * @param {string} text - what the user typed
+ * @returns {{seconds: number}|{error: string}} error is one of empty, malformed, zero, tooLong
+ */
+function parseDuration(text) {
+    const s = String(text).replace(/^[\t\p{Zs}]+|[\t\p{Zs}]+$/gu, '');
+    if (s === '')
+        return {error: 'empty'};
+    if (isDigits(s))
+        return bounded(s, 1, false);
+    const units = [['d', 86400], ['h', 3600], ['m', 60], ['s', 1]];
+    let total = 0;
+    let nextUnit = 0;
+    let digits = '';
+    for (const c of s) {
+        if (c >= '0' && c <= '9') {
+            digits += c;
+            continue;
+        }
+        let index = -1;
+        for (let i = nextUnit; i < units.length; i++) {
+            if (units[i][0] === c) {
+                index = i;
+                break;
+            }
+        }
+        if (digits === '' || index < 0)
+            return {error: 'malformed'};
+        const part = bounded(digits, units[index][1], true);
+        if (part.error)
+            return part;
+        total += part.seconds;
+        nextUnit = index + 1;
+        digits = '';
+    }
+    if (digits !== '')
+        return {error: 'malformed'};
+    if (total === 0)
+        return {error: 'zero'};
+    if (total > DURATION_MAX)
+        return {error: 'tooLong'};
+    return {seconds: total};
+}
+
+const PALETTE = {
+    red: '#ff3b30', orange: '#ff9500', yellow: '#ffcc00', green: '#34c759', mint: '#00c7be',
+    teal: '#30b0c7', cyan: '#32ade6', blue: '#007aff', indigo: '#5856d6', purple: '#af52de',
+    pink: '#ff2d55', brown: '#a2845e', white: '#ffffff', gray: '#8e8e93', grey: '#8e8e93',
+    black: '#000000', silver: '#c0c0c0', maroon: '#800000', olive: '#808000', lime: '#00ff00',
+    aqua: '#00ffff', navy: '#000080', fuchsia: '#ff00ff', magenta: '#ff00ff',
+};
+
+/**
+ * `#rrggbb` for a colour the panel can draw: named colours as Apple's system palette and CSS give
+ * them, hex as given (alpha dropped); null for the theme's ("", clear, primary, secondary, accent).
+ *
+ * @param {string} name - an accent_color as alarmd reports it
+ * @returns {string|null}
+ */
+function colorHex(name) {
+    const lower = String(name ?? '').toLowerCase();
+    if (Object.prototype.hasOwnProperty.call(PALETTE, lower))
+        return PALETTE[lower];
+    if (/^#([0-9a-f]{6}|[0-9a-f]{8})$/.test(lower))
+        return lower.slice(0, 7);
+    return null;
+}
+
+function two(v) {
+    return v < 10 ? `0${v}` : `${v}`;
+}
+
+/**
+ * A countdown's remaining time, rounded up (25:00 at the start, 0:01 in the last second):
+ * `24:59`, `1:02:03`, `2d 03:04:05`.
+ *
+ * @param {number} remainingUSec - microseconds
+ * @returns {string}
+ */
+function clock(remainingUSec) {
+    const total = Math.ceil(Math.max(0, remainingUSec) / USEC);
+    const d = Math.floor(total / 86400), h = Math.floor(total / 3600) % 24;
+    const m = Math.floor(total / 60) % 60, s = total % 60;
+    if (d > 0)
+        return `${d}d ${two(h)}:${two(m)}:${two(s)}`;
+    if (h > 0)
+        return `${h}:${two(m)}:${two(s)}`;
+    return `${m}:${two(s)}`;
+}
+
+/**
+ * A wall-clock instant in local time: "07:30" today, "Tue 07:30" within the coming week, else
+ * "2026-12-24 18:00".
+ *
+ * @param {number} usec - realtime microseconds
+ * @param {number} nowUSec - realtime microseconds
+ * @returns {string}
+ */
+function localTime(usec, nowUSec) {
+    const t = GLib.DateTime.new_from_unix_local(Math.floor(usec / USEC));
+    const now = GLib.DateTime.new_from_unix_local(Math.floor(nowUSec / USEC));
+    if (!t || !now)
+        return '';
+    if (t.get_year() === now.get_year() && t.get_day_of_year() === now.get_day_of_year())
+        return t.format('%H:%M');
+    if (usec > nowUSec && usec - nowUSec < 6.5 * 86400 * USEC)
+        return t.format('%a %H:%M');
+    return t.format('%Y-%m-%d %H:%M');
+}
+
+/** The object path of an alarm id (docs/API.md: dashes become underscores). */
+function alarmPath(id) {
+    return `/org/alarmd/AlarmManager1/alarm/${String(id).toLowerCase().replace(/-/g, '_')}`;
+}
+
+/** One org.alarmd.Alarm1 object as the applet sees it: its properties, unpacked. */
+var Alarm = class Alarm {
+    constructor(path, props) {
+        this.path = path;
+        this.props = Object.assign({}, props);
+    }
+
+    apply(changed, invalidated = []) {
+        Object.assign(this.props, changed);
+        for (const name of invalidated)
+            delete this.props[name];
+    }
+
+    _n(key) {
+        const v = this.props[key];
+        return typeof v === 'number' ? v : Number(v ?? 0);
+    }
+
+    get id() {
+        return String(this.props.Id ?? '');
+    }
+
+    get state() {
+        return String(this.props.State ?? '');
+    }
+
+    get kind() {
+        return String(this.props.Kind ?? '');
+    }
+
+    get isWarning() {
+        return this.props.Phase === 'warning';
+    }
+
+    get fireTime() {
+        return this._n('FireTimeUSec');
+    }
+
+    get total() {
+        return this._n('CountdownTotalUSec');
+    }
+
+    get elapsed() {
+        return this._n('ElapsedUSec');
+    }
+
+    text(key) {
+        const p = this.props.Presentation ?? {};
+        const v = p[key];
+        return typeof v === 'string' ? v : '';
+    }
+
+    /** The title, or "Timer"/"Alarm" when it has none (`_` translates). */
+    title(_ = s => s) {
+        const t = this.text('title');
+        if (t !== '')
+            return t;
+        return this.kind === 'timer' ? _('Timer') : _('Alarm');
+    }
+
+    get compactLabel() {
+        return this.text('compact_label');
+    }
+
+    get accentColor() {
+        return this.text('accent_color');
+    }
+
+    get icon() {
+        return this.text('icon');
+    }
+
+    /** The README's applet rule: countdown and scheduled run until FireTimeUSec; paused is frozen. */
+    remaining(now) {
+        switch (this.state) {
+        case 'countdown':
+        case 'scheduled':
+            return Math.max(0, this.fireTime - now);
+        case 'paused':
+            return Math.max(0, this.total - this.elapsed);
+        default:
+            return 0;
+        }
+    }
+
+    /** 0…1: (total − remaining) / total while counting down or paused; 1 alerting; 0 scheduled. */
+    progress(now) {
+        switch (this.state) {
+        case 'alerting':
+            return 1;
+        case 'countdown':
+        case 'paused': {
+            const total = this.total;
+            if (total <= 0)
+                return 0;
+            const r = Math.min(this.remaining(now), total);
+            return (total - r) / total;
+        }
+        default:
+            return 0;
+        }
+    }
+};
+
+function byFire(a, b) {
+    if (a.fireTime !== b.fireTime)
+        return a.fireTime - b.fireTime;
+    return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+}
+
+/** The order a person reads alarms in: ringing first, then by when they fire, paused last. */
+function readingOrder(alarms) {
+    const key = a => (a.state === 'paused' ? Infinity : a.fireTime);
+    return [...alarms].sort((a, b) => {
+        if ((a.state === 'alerting') !== (b.state === 'alerting'))
+            return a.state === 'alerting' ? -1 : 1;
+        const fa = key(a), fb = key(b);
+        if (fa !== fb)
+            return fa < fb ? -1 : 1;
+        return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+    });
+}
+
+function truncate(s, n) {
+    const chars = [...s];
+    return chars.length > n ? `${chars.slice(0, n - 1).join('')}…` : s;
+}
+
+/**
+ * What the panel shows (alarmctl panel's rules): a ringing alarm first, else the countdown ending
+ * first (paused ones after running ones), else the next alarm's local time; idle otherwise.
+ *
+ * @param {Alarm[]} alarms - the mirror
+ * @param {boolean} running - whether alarmd owns its name
+ * @param {number} now - realtime microseconds
+ * @param {Function} _ - gettext
+ * @returns {object} mode (off idle scheduled countdown paused warning alerting), label, time,
+ *   color (#rrggbb or null), ticking, alarm
+ */
+function panelView(alarms, running, now, _ = s => s) {
+    const v = {mode: running ? 'idle' : 'off', label: '', time: '', color: null, ticking: false, alarm: null};
+    if (!running)
+        return v;
+    const byTime = [...alarms].sort(byFire);
+    const ringing = byTime.filter(a => a.state === 'alerting');
+    const counting = byTime.filter(a => a.state === 'countdown')
+        .sort((a, b) => a.remaining(now) - b.remaining(now) || (a.id < b.id ? -1 : 1));
+    const paused = byTime.filter(a => a.state === 'paused');
+    if (ringing.length > 0) {
+        const a = ringing[0];
+        v.mode = 'alerting';
+        v.label = truncate(a.title(_), 24) + (ringing.length > 1 ? ` +${ringing.length - 1}` : '');
+        v.color = colorHex(a.accentColor) ?? colorHex('red');
+        v.alarm = a;
+    } else if (counting.length > 0 || paused.length > 0) {
+        const a = counting[0] ?? paused[0];
+        v.mode = a.state === 'paused' ? 'paused' : a.isWarning ? 'warning' : 'countdown';
+        v.label = a.compactLabel;
+        v.time = clock(a.remaining(now));
+        v.color = colorHex(a.accentColor);
+        v.ticking = a.state === 'countdown';
+        v.alarm = a;
+    } else if (byTime.length > 0) {
+        const a = byTime[0];
+        v.mode = 'scheduled';
+        v.time = localTime(a.fireTime, now);
+        v.color = colorHex(a.accentColor);
+        v.alarm = a;
+    }
+    return v;
+}
+
+/**
+ * Milliseconds until the shown countdown's text changes (remaining crosses a whole second), or -1
+ * when nothing counts down (then no timer may run).
+ *
+ * @param {Alarm[]} alarms - the mirror
+ * @param {number} now - realtime microseconds
+ * @returns {number}
+ */
+function nextChangeMs(alarms, now) {
+    const counting = alarms.filter(a => a.state === 'countdown' && a.fireTime > now);
+    if (counting.length === 0)
+        return -1;
+    const r = Math.min(...counting.map(a => a.remaining(now)));
+    const toBoundary = r % USEC === 0 ? USEC : r % USEC;
+    // A millisecond past the boundary, so the redraw reads the new second.
+    return Math.max(1, Math.ceil(toBoundary / 1000) + 1);
+}
