@@ -9,9 +9,12 @@ import Testing
 @Suite(.serialized) struct PackagingTests {
     /// An element in a canonical, order-preserving form: tag, sorted attributes, children.
     /// Whitespace and comments do not matter; attribute order and empty-vs-self-closed do not either.
+    /// Qt's type annotations (`org.qtproject.*`) are for Qt's code generator only; sd-bus cannot emit them.
     func canonical(_ e: XMLElement) -> String {
         let attrs = (e.attributes ?? []).map { "\($0.name ?? "")=\($0.stringValue ?? "")" }.sorted().joined(separator: " ")
-        let children = (e.children ?? []).compactMap { $0 as? XMLElement }.map(canonical).joined()
+        let children = (e.children ?? []).compactMap { $0 as? XMLElement }
+            .filter { !($0.name == "annotation" && ($0.attribute(forName: "name")?.stringValue ?? "").hasPrefix("org.qtproject.")) }
+            .map(canonical).joined()
         return "<\(e.name ?? "") \(attrs)>\(children)</>"
     }
 
