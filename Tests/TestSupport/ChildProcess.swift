@@ -119,6 +119,9 @@ public enum Products {
 
     public static var alarmd: String { directory + "/alarmd" }
 
+    /// The command-line client (the `alarmctl` executable product).
+    public static var alarmctl: String { directory + "/alarmctl" }
+
     /// The repository root (for dbus/, systemd/).
     public static var sourceRoot: String {
         var url = URL(fileURLWithPath: #filePath)
