@@ -50,6 +50,17 @@ import Testing
         let log = scratch.path + "/run.log"
         let script = try ChildProcess(Products.sourceRoot + "/scripts/run-alarmd", ["--state-dir", scratch.path + "/state"],
                                       environment: env, stderrPath: log, ownProcessGroup: true)
+        do {
+            return try waitUntilUp(script, log: log)
+        } catch {
+            // The script's bus and daemon share its process group: none of them outlives the test.
+            script.signalGroup(SIGKILL)
+            throw error
+        }
+    }
+
+    /// Waits until the script has printed its private bus and alarmd owns its name there.
+    func waitUntilUp(_ script: ChildProcess, log: String) throws -> Run {
         var address = ""
         let printed = eventually(timeout: 20) {
             let text = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
@@ -73,6 +84,7 @@ import Testing
 
     /// Whatever a failing run left behind goes, so that one failure does not pile up processes.
     func sweep(_ run: Run) {
+        run.script.signalGroup(SIGKILL)
         if Self.alive(run.busPid) { kill(run.busPid, SIGKILL) }
         try? FileManager.default.removeItem(atPath: run.busDir)
     }
