@@ -12,6 +12,7 @@ deps:
 
 build: deps
 	swift build -c release --product alarmd
+	swift build -c release --product alarmctl
 
 run: deps
 	scripts/run-alarmd
@@ -26,7 +27,9 @@ bench: deps
 
 install: deps
 	swift build -c release --product alarmd --static-swift-stdlib
+	swift build -c release --product alarmctl --static-swift-stdlib
 	install -Dm755 -s "$$(swift build -c release --show-bin-path)/alarmd" "$(DESTDIR)$(BINDIR)/alarmd"
+	install -Dm755 -s "$$(swift build -c release --show-bin-path)/alarmctl" "$(DESTDIR)$(BINDIR)/alarmctl"
 	@# Waking the machine from suspend needs CAP_WAKE_ALARM; best effort (needs root and setcap).
 	-command -v setcap >/dev/null && setcap cap_wake_alarm=ep "$(DESTDIR)$(BINDIR)/alarmd" 2>/dev/null || \
 		echo "note: alarmd was not given cap_wake_alarm; alarms will not wake the machine (see systemd/alarmd.service)"
@@ -48,7 +51,7 @@ install: deps
 	install -Dm644 dbus/alarmd-qt.h "$(DESTDIR)$(PREFIX)/include/alarmd/alarmd-qt.h"
 
 uninstall:
-	rm -f "$(DESTDIR)$(BINDIR)/alarmd" \
+	rm -f "$(DESTDIR)$(BINDIR)/alarmd" "$(DESTDIR)$(BINDIR)/alarmctl" \
 	      "$(DESTDIR)$(DATADIR)/dbus-1/services/org.alarmd.AlarmManager1.service" \
 	      "$(DESTDIR)$(DATADIR)/dbus-1/interfaces/org.alarmd.AlarmManager1.xml" \
 	      "$(DESTDIR)$(DATADIR)/dbus-1/interfaces/org.alarmd.Alarm1.xml" \

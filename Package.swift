@@ -6,6 +6,8 @@ let package = Package(
     platforms: [.macOS(.v13)],
     products: [
         .executable(name: "alarmd", targets: ["alarmd"]),
+        .executable(name: "alarmctl", targets: ["alarmctl"]),
+        .library(name: "AlarmClient", targets: ["AlarmClient"]),
     ],
     targets: [
         // C libraries from Debian, wrapped by module maps (headers live in /usr/include).
@@ -23,15 +25,21 @@ let package = Package(
         .target(name: "AlarmDaemon", dependencies: ["AlarmCore", "SDBus", "CSystemd", "CSQLite", "CCanberra"],
                 path: "Sources/AlarmDaemon"),
 
+        // What every client shares: the contract's names (from AlarmCore), a typed proxy, snapshots
+        // with the applet rule, a live mirror fed by signals, panel lines. Never the daemon.
+        .target(name: "AlarmClient", dependencies: ["AlarmCore", "SDBus"], path: "Sources/AlarmClient"),
+
         .executableTarget(name: "alarmd", dependencies: ["AlarmDaemon"], path: "Sources/alarmd"),
+        .executableTarget(name: "alarmctl", dependencies: ["AlarmClient", "AlarmCore", "SDBus"], path: "Sources/alarmctl"),
         .executableTarget(name: "alarmd-bench", dependencies: ["AlarmCore", "SDBus", "TestSupport"], path: "bench/AlarmBench"),
 
         // Test peers speaking published protocols: notification server, app, logind.
         .executableTarget(name: "alarmd-test-peer", dependencies: ["SDBus", "AlarmCore"], path: "Tests/TestPeer"),
         .target(name: "TestSupport", dependencies: ["SDBus", "AlarmCore"], path: "Tests/TestSupport"),
-        .testTarget(name: "DaemonTests", dependencies: ["AlarmDaemon"], path: "Tests/DaemonTests"),
+        .testTarget(name: "DaemonTests", dependencies: ["AlarmDaemon", "SDBus"], path: "Tests/DaemonTests"),
         .testTarget(name: "AlarmCoreTests", dependencies: ["AlarmCore"], path: "Tests/AlarmCoreTests"),
-        .testTarget(name: "IntegrationTests", dependencies: ["TestSupport", "SDBus", "AlarmCore", "CSystemd", "alarmd", "alarmd-test-peer"],
+        .testTarget(name: "AlarmClientTests", dependencies: ["AlarmClient", "AlarmCore"], path: "Tests/AlarmClientTests"),
+        .testTarget(name: "IntegrationTests", dependencies: ["TestSupport", "SDBus", "AlarmCore", "AlarmClient", "CSystemd", "alarmd", "alarmctl", "alarmd-test-peer"],
                     path: "Tests/IntegrationTests"),
     ],
     swiftLanguageModes: [.v6]

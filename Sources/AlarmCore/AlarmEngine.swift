@@ -54,6 +54,17 @@ public final class AlarmEngine {
         return a
     }
 
+    /// Up to `limit` of the alarms `app` may see whose ids sort after `after`, in id order: a cursor
+    /// that stays valid while alarms come and go between pages.
+    public func alarms(visibleTo app: String, after: String, limit: Int) -> [Alarm] {
+        let ids = alarms.keys.filter { $0 > after }.sorted()
+        var page: [Alarm] = []
+        for id in ids where page.count < limit {
+            if let a = alarms[id], app.isEmpty || a.appId == app { page.append(a) }
+        }
+        return page
+    }
+
     public func alarms(visibleTo app: String) -> [Alarm] {
         alarms.values.filter { app.isEmpty || $0.appId == app }.sorted { ($0.fireTime, $0.id) < ($1.fireTime, $1.id) }
     }

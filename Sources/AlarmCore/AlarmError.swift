@@ -9,23 +9,26 @@ public enum AlarmError: Error, Equatable, Sendable {
     case limitReached(String)
     /// The change could not be made durable; nothing was changed.
     case ioError(String)
+    /// The answer would not fit in one D-Bus message; the message says how to page.
+    case tooLarge(String)
 
     public var name: String {
         switch self {
-        case .notAuthorized: return "org.alarmd.Error.NotAuthorized"
-        case .notFound: return "org.alarmd.Error.NotFound"
-        case .invalidState: return "org.alarmd.Error.InvalidState"
-        case .invalidArgument: return "org.alarmd.Error.InvalidArgument"
-        case .alreadyExists: return "org.alarmd.Error.AlreadyExists"
-        case .limitReached: return "org.alarmd.Error.LimitReached"
-        case .ioError: return "org.freedesktop.DBus.Error.IOError"
+        case .notAuthorized: return Contract.ErrorName.notAuthorized
+        case .notFound: return Contract.ErrorName.notFound
+        case .invalidState: return Contract.ErrorName.invalidState
+        case .invalidArgument: return Contract.ErrorName.invalidArgument
+        case .alreadyExists: return Contract.ErrorName.alreadyExists
+        case .limitReached: return Contract.ErrorName.limitReached
+        case .ioError: return Contract.ErrorName.ioError
+        case .tooLarge: return Contract.ErrorName.limitsExceeded
         }
     }
 
     public var message: String {
         switch self {
         case .notAuthorized(let m), .notFound(let m), .invalidState(let m), .alreadyExists(let m),
-             .limitReached(let m), .ioError(let m):
+             .limitReached(let m), .ioError(let m), .tooLarge(let m):
             return m
         case .invalidArgument(let key, let reason):
             return "\(key): \(reason)"

@@ -2,8 +2,8 @@ import Foundation
 
 /// Alarm ids are lowercase UUIDs; object paths carry them with '-' replaced by '_'.
 public enum AlarmID {
-    public static let managerPath = "/org/alarmd/AlarmManager1"
-    public static let alarmPathPrefix = "/org/alarmd/AlarmManager1/alarm"
+    public static let managerPath = Contract.managerPath
+    public static let alarmPathPrefix = Contract.alarmPathPrefix
 
     /// Accepts a UUID in any case, or in its object-path form; returns the canonical id.
     public static func normalize(_ text: String, key: String = "id") throws(AlarmError) -> String {

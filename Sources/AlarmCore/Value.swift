@@ -103,3 +103,46 @@ public indirect enum Value: Hashable, Sendable, Codable {
     /// A short human description of the type, used in error messages.
     public var typeDescription: String { "'\(signature)'" }
 }
+
+extension Value {
+    /// Bytes these values take in a D-Bus message body (the wire format's alignment included), so a
+    /// reply can be refused before it outgrows what one message may carry.
+    public static func marshalledSize(_ values: [Value]) -> Int {
+        values.reduce(0) { $1.marshalledEnd(from: $0) }
+    }
+
+    /// Where this value ends when it is written starting at `offset`.
+    public func marshalledEnd(from offset: Int) -> Int {
+        func aligned(_ o: Int, _ n: Int) -> Int { (o + n - 1) / n * n }
+        switch self {
+        case .byte: return offset + 1
+        case .int16, .uint16: return aligned(offset, 2) + 2
+        case .bool, .int32, .uint32: return aligned(offset, 4) + 4
+        case .int64, .uint64, .double: return aligned(offset, 8) + 8
+        case .string(let s), .objectPath(let s): return aligned(offset, 4) + 4 + s.utf8.count + 1
+        case .signature(let s): return offset + 1 + s.utf8.count + 1
+        case .array(let element, let items):
+            let start = aligned(aligned(offset, 4) + 4, Value.alignment(of: element))
+            return items.reduce(start) { $1.marshalledEnd(from: $0) }
+        case .dict(_, _, let entries):
+            return entries.reduce(aligned(aligned(offset, 4) + 4, 8)) { o, e in
+                e.value.marshalledEnd(from: e.key.marshalledEnd(from: aligned(o, 8)))
+            }
+        case .structure(let items):
+            return items.reduce(aligned(offset, 8)) { $1.marshalledEnd(from: $0) }
+        case .variant(let inner):
+            return inner.marshalledEnd(from: offset + 1 + inner.signature.utf8.count + 1)
+        }
+    }
+
+    /// The alignment of a type by the first character of its signature.
+    static func alignment(of signature: String) -> Int {
+        switch signature.utf8.first {
+        case UInt8(ascii: "n"), UInt8(ascii: "q"): return 2
+        case UInt8(ascii: "b"), UInt8(ascii: "i"), UInt8(ascii: "u"), UInt8(ascii: "s"), UInt8(ascii: "o"),
+             UInt8(ascii: "a"), UInt8(ascii: "h"): return 4
+        case UInt8(ascii: "x"), UInt8(ascii: "t"), UInt8(ascii: "d"), UInt8(ascii: "("), UInt8(ascii: "{"): return 8
+        default: return 1
+        }
+    }
+}

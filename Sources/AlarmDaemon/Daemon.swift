@@ -17,6 +17,7 @@ public final class Daemon {
     private let soundDirectories: [String]
     let clock: DaemonClock
     private let localtimePath: String
+    private let maxReplyBytes: Int?
     private var deadline: DeadlineTimer?
     private var zoneWatcher: ZoneWatcher?
     private var power: PowerMonitor?
@@ -35,6 +36,7 @@ public final class Daemon {
         store = try Store(directory: options.stateDirectory ?? Store.defaultDirectory())
         clock = DaemonClock(testClockFile: options.testClockFile)
         localtimePath = options.localtime
+        maxReplyBytes = options.maxReplyBytes
         engine = AlarmEngine(clock: clock, timeZone: ZoneWatcher.resolve(options.localtime), policy: config.policy,
                              limits: config.limits, ringTimeout: config.ringTimeout)
         engine.missedGrace = config.missedGrace
@@ -50,7 +52,9 @@ public final class Daemon {
     public func run() throws -> Int32 {
         try loop.exitOnSignals()
         try bus.attach(loop)
+        if let limit = maxReplyBytes { bus.maxReplyBytes = limit }
         let manager = ManagerObject(daemon: self)
+        try bus.addCallFilter(path: AlarmID.managerPath) { [unowned manager] m in manager.filterManagedObjects(m) }
         try bus.export(manager, path: AlarmID.managerPath, interface: Interfaces.manager, members: Interfaces.managerMembers)
         try bus.exportFallback(AlarmObjects(daemon: self), prefix: AlarmID.alarmPathPrefix, interface: Interfaces.alarm,
                                members: Interfaces.alarmMembers)

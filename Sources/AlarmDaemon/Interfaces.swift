@@ -1,10 +1,11 @@
+import AlarmCore
 import SDBus
 
-/// The D-Bus surface of API.md. `dbus/*.xml` must agree with these lists (a test checks it).
+/// The D-Bus surface of docs/API.md. `dbus/*.xml` must agree with these lists (a test checks it).
 enum Interfaces {
-    static let busName = "org.alarmd.AlarmManager1"
-    static let manager = "org.alarmd.AlarmManager1"
-    static let alarm = "org.alarmd.Alarm1"
+    static let busName = Contract.busName
+    static let manager = Contract.managerInterface
+    static let alarm = Contract.alarmInterface
     static let version = "0.1.0"
 
     static let managerMembers: [Member] = [
@@ -21,9 +22,11 @@ enum Interfaces {
         .method("Resume", in: [("id", "s")], out: []),
         .method("Countdown", in: [("id", "s")], out: []),
         .method("GetAlarms", in: [], out: [("alarms", "aa{sv}")]),
+        .method("GetAlarmsPage", in: [("after_id", "s"), ("max_count", "u")], out: [("alarms", "aa{sv}"), ("next_after_id", "s")]),
         .property("Version", "s", .const),
         .property("NextFireTimeUSec", "t", .emitsChange),
         .property("WakeSupported", "b", .const),
+        .property("StorePath", "s", .const),
         .signal("AlarmRemoved", [("id", "s"), ("app_id", "s"), ("reason", "s")]),
         .signal("AuthorizationChanged", [("app_id", "s"), ("state", "s")]),
     ]

@@ -11,7 +11,30 @@ final class ManagerObject: BusObject {
     static let mutating: Set<String> = ["RegisterApp", "RequestAuthorization", "SetAuthorization", "Schedule", "Update",
                                         "Cancel", "Stop", "Pause", "Resume", "Countdown"]
 
+    static let defaultPage = 1000
+    static let maxPage = 10_000
+
     init(daemon: Daemon) { self.daemon = daemon }
+
+    var maxReplyBytes: Int { daemon.bus.maxReplyBytes }
+
+    /// sd-bus builds `GetManagedObjects` itself, all alarms in one message: refuse it, naming the
+    /// way to page, when that message would outgrow the limit (dbus-daemon would disconnect alarmd).
+    func filterManagedObjects(_ m: Message) -> BusError? {
+        guard m.interface == "org.freedesktop.DBus.ObjectManager", m.member == "GetManagedObjects",
+              let app = try? daemon.identity.appId(of: m) else { return nil }
+        let now = engine.clock.now()
+        var size = 0, count = 0
+        for alarm in engine.alarms(visibleTo: app) {
+            // Each object also lists the standard interfaces sd-bus adds, with empty property maps.
+            size = Value.vardict(alarm.properties(now: now)).marshalledEnd(from: size + 64 + alarm.path.utf8.count + 160)
+            count += 1
+        }
+        guard size > maxReplyBytes else { return nil }
+        let e = AlarmError.tooLarge("\(count) alarms (about \(size) bytes) do not fit in one D-Bus message (at most \(maxReplyBytes) bytes); page through them with org.alarmd.AlarmManager1.GetAlarmsPage(after_id, max_count)")
+        Log.info("GetManagedObjects from \(m.sender ?? "?") refused: \(e.message)")
+        return BusError(e.name, e.message)
+    }
 
     var engine: AlarmEngine { daemon.engine }
 
@@ -106,7 +129,28 @@ final class ManagerObject: BusObject {
             return .reply([])
         case "GetAlarms":
             let now = engine.clock.now()
-            return .reply([.array(element: "a{sv}", engine.alarms(visibleTo: app).map { .vardict($0.properties(now: now)) })])
+            let reply = Value.array(element: "a{sv}", engine.alarms(visibleTo: app).map { .vardict($0.properties(now: now)) })
+            let size = Value.marshalledSize([reply])
+            if size > maxReplyBytes {
+                throw .tooLarge("\(engine.alarms(visibleTo: app).count) alarms (\(size) bytes) do not fit in one D-Bus message (at most \(maxReplyBytes) bytes); page through them with GetAlarmsPage(after_id, max_count)")
+            }
+            return .reply([reply])
+        case "GetAlarmsPage":
+            let asked = Int(a[1].integerValue ?? 0)
+            let limit = asked == 0 ? ManagerObject.defaultPage : min(asked, ManagerObject.maxPage)
+            let after = string(0).isEmpty ? "" : try AlarmID.normalize(string(0), key: "after_id")
+            let now = engine.clock.now()
+            var items: [Value] = [], size = 64, last = after
+            for alarm in engine.alarms(visibleTo: app, after: after, limit: limit) {
+                let item = Value.vardict(alarm.properties(now: now))
+                size = item.marshalledEnd(from: size)
+                // Always at least one, so a page always makes progress.
+                if size > maxReplyBytes, !items.isEmpty { break }
+                items.append(item)
+                last = alarm.id
+            }
+            let more = !engine.alarms(visibleTo: app, after: last, limit: 1).isEmpty
+            return .reply([.array(element: "a{sv}", items), .string(more ? last : "")])
         default:
             throw .invalidArgument(key: "member", reason: "unknown method \(call.member)")
         }
@@ -138,6 +182,7 @@ final class ManagerObject: BusObject {
         case "Version": return .string(Interfaces.version)
         case "NextFireTimeUSec": return .uint64(engine.nextFireTime)
         case "WakeSupported": return .bool(daemon.wakeSupported)
+        case "StorePath": return .string(daemon.store.path)
         default: return nil
         }
     }

@@ -11,6 +11,8 @@ public struct Options: Sendable {
     public var localtime = "/etc/localtime"
     /// Where alarmd's own sounds are (repeatable); nil = the XDG data directories.
     public var soundDirectories: [String]?
+    /// Tests only: a smaller ceiling for one reply than the bus's, to reach it with few alarms.
+    public var maxReplyBytes: Int?
 
     public static let usage = """
         usage: alarmd [--bus-address ADDRESS] [--state-dir DIR] [--config FILE] [--sounds-dir DIR]
@@ -23,6 +25,7 @@ public struct Options: Sendable {
           --localtime FILE       follow the time zone FILE names (default /etc/localtime)
           --test-clock FILE      tests only: a clock that org.alarmd.TestClock1 can step
           --proc-root DIR        tests only: where callers' /proc/PID entries are
+          --max-reply-bytes N    tests only: refuse replies larger than N bytes (default 32 MiB)
           --version              print the version
         """
 
@@ -57,6 +60,9 @@ public struct Options: Sendable {
             case "--proc-root":
                 guard let v = it.next(), v.hasPrefix("/") else { return .exit("--proc-root needs an absolute path\n" + usage, code: 2) }
                 o.procRoot = v
+            case "--max-reply-bytes":
+                guard let v = it.next(), let n = Int(v), n >= 4096 else { return .exit("--max-reply-bytes needs a number ≥ 4096\n" + usage, code: 2) }
+                o.maxReplyBytes = n
             case "--version":
                 return .exit("alarmd \(Interfaces.version)", code: 0)
             case "-h", "--help":

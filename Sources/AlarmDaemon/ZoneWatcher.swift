@@ -25,7 +25,7 @@ final class ZoneWatcher {
             Log.warning("cannot watch \(dir) for time-zone changes: \(String(cString: strerror(errno)))")
             return
         }
-        try? loop.watchReadable(inotify) { [unowned self] in self.drain() }
+        _ = try? loop.watchReadable(inotify) { [unowned self] in self.drain() }
     }
 
     var zone: TimeZone { current }

@@ -7,6 +7,10 @@ public final class Bus {
     public let handle: OpaquePointer
     /// Exported interfaces, match boxes and slots stay alive as long as the bus.
     var retained: [AnyObject] = []
+    /// The largest reply an exported method may send. The specification caps a message at 128 MiB
+    /// and dbus-daemon disconnects whoever sends more; the system bus's default is 32 MiB. Set
+    /// before exporting.
+    public var maxReplyBytes = 32 << 20
 
     init(adopting handle: OpaquePointer) { self.handle = handle }
 
@@ -130,6 +134,16 @@ public final class Bus {
                                     Unmanaged.passUnretained(box).toOpaque(), timeoutUSec), "call \(member)")
     }
 
+    /// Sees every method call to exactly `path` before sd-bus dispatches it, its own interfaces
+    /// (`ObjectManager`, `Properties`) included: `handler` returns an error to answer with, or nil
+    /// to let the call go on.
+    public func addCallFilter(path: String, _ handler: @escaping (Message) -> BusError?) throws(BusError) {
+        let box = FilterBox(handler)
+        retained.append(box)
+        try check(sd_bus_add_object(handle, nil, path, filterTrampoline, Unmanaged.passUnretained(box).toOpaque()),
+                  "filter \(path)")
+    }
+
     // MARK: matching
 
     /// Calls `handler` for every message matching `rule` (D-Bus match rule syntax).
@@ -157,6 +171,17 @@ final class CallbackBox {
         self.handler = handler
         self.owner = owner
     }
+}
+
+final class FilterBox {
+    let handler: (Message) -> BusError?
+    init(_ handler: @escaping (Message) -> BusError?) { self.handler = handler }
+}
+
+private let filterTrampoline: sd_bus_message_handler_t = { m, userdata, retError in
+    guard let m, let userdata, sd_bus_message_is_method_call(m, nil, nil) > 0 else { return 0 }
+    guard let error = Unmanaged<FilterBox>.fromOpaque(userdata).takeUnretainedValue().handler(Message(retaining: m)) else { return 0 }
+    return setError(retError, error)
 }
 
 private let matchTrampoline: sd_bus_message_handler_t = { m, userdata, _ in

@@ -11,10 +11,15 @@ public struct BusError: Error, CustomStringConvertible, Sendable {
         self.message = message
     }
 
-    /// From a negative errno returned by sd-bus.
+    /// From a negative errno returned by sd-bus, named by sd-bus's own table (`InvalidArgs`,
+    /// `NoMemory`, … or `System.Error.EBADF`): a name built from the number itself would not be a
+    /// valid error name, and dbus-daemon disconnects a peer that sends one.
     public init(errno code: Int32, _ what: String) {
-        self.name = "System.Error.\(code)"
-        self.message = "\(what): \(String(cString: strerror(-code)))"
+        var e = sd_bus_error(name: nil, message: nil, _need_free: 0)
+        sd_bus_error_set_errno(&e, code)
+        defer { sd_bus_error_free(&e) }
+        self.name = e.name.map { String(cString: $0) } ?? BusError.failed
+        self.message = "\(what): \(String(cString: strerror(abs(code))))"
     }
 
     init(_ e: UnsafePointer<sd_bus_error>, fallback code: Int32, _ what: String) {
@@ -26,6 +31,46 @@ public struct BusError: Error, CustomStringConvertible, Sendable {
     }
 
     public var description: String { "\(name): \(message)" }
+
+    public static let failed = "org.freedesktop.DBus.Error.Failed"
+    public static let invalidArgs = "org.freedesktop.DBus.Error.InvalidArgs"
+    public static let limitsExceeded = "org.freedesktop.DBus.Error.LimitsExceeded"
+
+    /// What may leave the process: a valid error name (else `Failed`) and a message sd-bus will send.
+    /// An error reply sd-bus cannot build is never sent, and the caller would wait for nothing.
+    var wireSafe: BusError {
+        BusError(BusError.isValidName(name) ? name : BusError.failed, BusString.sendable(message))
+    }
+
+    /// The specification's rules for error names (those of interface names): at most 255 bytes, at
+    /// least two dot-separated elements of `[A-Za-z0-9_]`, none empty or starting with a digit.
+    public static func isValidName(_ name: String) -> Bool {
+        let bytes = Array(name.utf8)
+        guard !bytes.isEmpty, bytes.count <= 255 else { return false }
+        var elements = 0, elementLength = 0
+        for b in bytes {
+            switch b {
+            case UInt8(ascii: "."):
+                if elementLength == 0 { return false }
+                elements += 1
+                elementLength = 0
+            case UInt8(ascii: "0")...UInt8(ascii: "9"):
+                if elementLength == 0 { return false }
+                elementLength += 1
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "_"):
+                elementLength += 1
+            default:
+                return false
+            }
+        }
+        return elementLength > 0 && elements >= 1
+    }
+}
+
+/// Sets `ret` from `error` as sd-bus handlers do, never with a name or message that cannot be sent.
+func setError(_ ret: UnsafeMutablePointer<sd_bus_error>?, _ error: BusError) -> Int32 {
+    let safe = error.wireSafe
+    return sd_bus_error_set(ret, safe.name, safe.message)
 }
 
 @discardableResult

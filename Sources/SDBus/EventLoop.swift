@@ -26,12 +26,38 @@ public final class EventLoop {
 
     public func run() -> Int32 { sd_event_loop(handle) }
 
-    /// Calls `handler` on the loop thread whenever `fd` is readable.
-    public func watchReadable(_ fd: Int32, _ handler: @escaping () -> Void) throws(BusError) {
+    /// Calls `handler` on the loop thread whenever `fd` is readable, until the watch is cancelled.
+    @discardableResult
+    public func watchReadable(_ fd: Int32, _ handler: @escaping () -> Void) throws(BusError) -> IOWatch {
+        try watch(fd, events: UInt32(EPOLLIN.rawValue), handler)
+    }
+
+    /// Calls `handler` when `fd` reports an error or hang-up: a pipe whose reader went away does so
+    /// at once, before anything is written into it.
+    @discardableResult
+    public func watchHangup(_ fd: Int32, _ handler: @escaping () -> Void) throws(BusError) -> IOWatch {
+        try watch(fd, events: 0, handler)
+    }
+
+    private func watch(_ fd: Int32, events: UInt32, _ handler: @escaping () -> Void) throws(BusError) -> IOWatch {
         let box = IOBox(handler)
         retained.append(box)
-        try check(sd_event_add_io(handle, nil, fd, UInt32(EPOLLIN.rawValue), ioTrampoline, Unmanaged.passUnretained(box).toOpaque()),
+        var source: OpaquePointer?
+        try check(sd_event_add_io(handle, &source, fd, events, ioTrampoline, Unmanaged.passUnretained(box).toOpaque()),
                   "watch fd \(fd)")
+        return IOWatch(source)
+    }
+
+    /// Calls `handler` on the loop thread for `signal` (blocked for the process, as sd-event wants).
+    public func onSignal(_ signal: Int32, _ handler: @escaping () -> Void) throws(BusError) {
+        var set = sigset_t()
+        sigemptyset(&set)
+        sigaddset(&set, signal)
+        sigprocmask(SIG_BLOCK, &set, nil)
+        let box = IOBox(handler)
+        retained.append(box)
+        try check(sd_event_add_signal(handle, nil, signal, signalTrampoline, Unmanaged.passUnretained(box).toOpaque()),
+                  "watch signal \(signal)")
     }
 
     /// Starts a helper program (`xdg-open`) and reaps it when it ends, without waiting for it.
@@ -109,12 +135,26 @@ private let timerTrampoline: sd_event_time_handler_t = { _, _, userdata in
     return 0
 }
 
+/// A watched file descriptor; `cancel()` stops watching (at end of file, say).
+public final class IOWatch {
+    private var source: OpaquePointer?
+    init(_ source: OpaquePointer?) { self.source = source }
+    public func cancel() {
+        sd_event_source_set_enabled(source, Int32(SD_EVENT_OFF))
+    }
+}
+
 final class IOBox {
     let handler: () -> Void
     init(_ handler: @escaping () -> Void) { self.handler = handler }
 }
 
 private let ioTrampoline: sd_event_io_handler_t = { _, _, _, userdata in
+    Unmanaged<IOBox>.fromOpaque(userdata!).takeUnretainedValue().handler()
+    return 0
+}
+
+private let signalTrampoline: sd_event_signal_handler_t = { _, _, userdata in
     Unmanaged<IOBox>.fromOpaque(userdata!).takeUnretainedValue().handler()
     return 0
 }

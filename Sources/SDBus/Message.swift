@@ -163,7 +163,7 @@ public final class Message {
         case .int64(let v): try basic("x", v)
         case .uint64(let v): try basic("t", v)
         case .double(let v): try basic("d", v)
-        case .string(let s): try string("s", s)
+        case .string(let s): try string("s", BusString.sendable(s))
         case .objectPath(let s): try string("o", s)
         case .signature(let s): try string("g", s)
         case .array(let element, let items):

@@ -60,10 +60,12 @@ extension BusObject {
 final class ExportedInterface {
     let object: BusObject
     let vtable: UnsafeMutablePointer<sd_bus_vtable>
+    let maxReplyBytes: Int
     private var cStrings: [UnsafeMutablePointer<CChar>] = []
 
-    init(object: BusObject, members: [Member]) {
+    init(object: BusObject, members: [Member], maxReplyBytes: Int) {
         self.object = object
+        self.maxReplyBytes = maxReplyBytes
         vtable = .allocate(capacity: members.count + 2)
         var i = 0
         vtable[i] = alarmd_vtable_start(0); i += 1
@@ -107,7 +109,7 @@ final class ExportedInterface {
 extension Bus {
     /// Exports `object` at `path` under `interface`.
     public func export(_ object: BusObject, path: String, interface: String, members: [Member]) throws(BusError) {
-        let e = ExportedInterface(object: object, members: members)
+        let e = ExportedInterface(object: object, members: members, maxReplyBytes: maxReplyBytes)
         retained.append(e)
         try check(sd_bus_add_object_vtable(handle, nil, path, interface, e.vtable, Unmanaged.passUnretained(e).toOpaque()),
                   "export \(interface) at \(path)")
@@ -116,7 +118,7 @@ extension Bus {
     /// Exports one interface for every object below `prefix` (logind style): `object.exists`
     /// decides which paths are real, `object.children` enumerates them.
     public func exportFallback(_ object: BusObject, prefix: String, interface: String, members: [Member]) throws(BusError) {
-        let e = ExportedInterface(object: object, members: members)
+        let e = ExportedInterface(object: object, members: members, maxReplyBytes: maxReplyBytes)
         retained.append(e)
         let userdata = Unmanaged.passUnretained(e).toOpaque()
         try check(sd_bus_add_fallback_vtable(handle, nil, prefix, interface, e.vtable, findTrampoline, userdata),
@@ -141,16 +143,30 @@ private func currentCall(_ bus: OpaquePointer?) -> Message? {
 private let methodTrampoline: sd_bus_message_handler_t = { m, userdata, retError in
     let e = exported(userdata)
     let msg = Message(retaining: m!)
+    let args: [Value]
     do throws(BusError) {
-        let call = MethodCall(message: msg, path: msg.path ?? "", member: msg.member ?? "", sender: msg.sender ?? "",
-                              args: try msg.readAll())
+        args = try msg.readAll()
+    } catch {
+        // dbus-daemon delivers strings that sd-bus refuses to read (noncharacters); the caller gets
+        // an answer, and nothing of the call is acted on.
+        return setError(retError, BusError(BusError.invalidArgs,
+            "arguments cannot be read (\(error.message)): strings must be UTF-8 without NUL or noncharacters (U+FDD0–U+FDEF, U+xFFFE, U+xFFFF)"))
+    }
+    do throws(BusError) {
+        let call = MethodCall(message: msg, path: msg.path ?? "", member: msg.member ?? "", sender: msg.sender ?? "", args: args)
         switch try e.object.handle(call) {
-        case .reply(let values): try msg.reply(values)
+        case .reply(let values):
+            // dbus-daemon disconnects a peer that sends a message over its size limit: refuse instead.
+            let size = Value.marshalledSize(values)
+            if size > e.maxReplyBytes {
+                throw BusError(BusError.limitsExceeded, "the reply (\(size) bytes) would exceed the \(e.maxReplyBytes)-byte limit of one message")
+            }
+            try msg.reply(values)
         case .later: break
         }
         return 1
     } catch {
-        return sd_bus_error_set(retError, error.name, error.message)
+        return setError(retError, error)
     }
 }
 
@@ -158,13 +174,13 @@ private let propertyTrampoline: sd_bus_property_get_t = { _, path, _, property, 
     let e = exported(userdata)
     let name = String(cString: property!)
     guard let value = e.object.property(name, path: String(cString: path!)) else {
-        return sd_bus_error_set(retError, "org.freedesktop.DBus.Error.UnknownObject", "no such object")
+        return setError(retError, BusError("org.freedesktop.DBus.Error.UnknownObject", "no such object"))
     }
     do throws(BusError) {
         try Message(retaining: reply!).append(value)
         return 1
     } catch {
-        return sd_bus_error_set(retError, error.name, error.message)
+        return setError(retError, error)
     }
 }
 

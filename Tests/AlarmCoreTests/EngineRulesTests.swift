@@ -9,7 +9,7 @@ import Testing
         #expect(a.id == "0b6c2e2a-4f4e-4c41-9d2b-8f0e8c1c9a77")
         #expect(a.path == "/org/alarmd/AlarmManager1/alarm/0b6c2e2a_4f4e_4c41_9d2b_8f0e8c1c9a77")
         let dup = expectError { () throws(AlarmError) in _ = try e.schedule(["duration": .uint32(60)], id: a.id) }
-        #expect(dup?.name == "org.alarmd.Error.AlreadyExists")
+        #expect(dup?.name == Contract.ErrorName.alreadyExists)
         // The path form names the same alarm.
         #expect(try e.alarm("0b6c2e2a_4f4e_4c41_9d2b_8f0e8c1c9a77", visibleTo: "").id == a.id)
         let generated = try e.schedule(["duration": .uint32(60)])
@@ -31,10 +31,10 @@ import Testing
         let b = try e.schedule(["duration": .uint32(60)], app: "org.example.B")
         #expect(e.alarms(visibleTo: "org.example.A").map(\.id) == [a.id])
         let err = expectError { () throws(AlarmError) in _ = try e.planCancel(app: "org.example.A", id: b.id) }
-        #expect(err?.name == "org.alarmd.Error.NotFound")
+        #expect(err?.name == Contract.ErrorName.notFound)
         #expect(Set(e.alarms(visibleTo: "").map(\.id)) == [a.id, b.id], "the user's own tools see every app")
         let unknown = expectError { () throws(AlarmError) in _ = try e.planPause(app: "", id: AlarmID.make()) }
-        #expect(unknown?.name == "org.alarmd.Error.NotFound")
+        #expect(unknown?.name == Contract.ErrorName.notFound)
     }
 
     @Test func authorizationGatesScheduling() throws {
@@ -42,14 +42,14 @@ import Testing
         #expect(e.authorization(for: "") == .authorized)
         #expect(e.authorization(for: "org.example.New") == .notDetermined)
         let undetermined = expectError { () throws(AlarmError) in _ = try e.schedule(["duration": .uint32(60)], app: "org.example.New") }
-        #expect(undetermined?.name == "org.alarmd.Error.NotAuthorized")
+        #expect(undetermined?.name == Contract.ErrorName.notAuthorized)
         e.apply(e.planSetAuthorization(app: "org.example.New", state: .authorized))
         let a = try e.schedule(["duration": .uint32(60)], app: "org.example.New")
         let revoke = e.planSetAuthorization(app: "org.example.New", state: .denied)
         #expect(revoke.removals.map(\.alarm.id) == [a.id] && revoke.removals.map(\.reason) == [.revoked])
         e.apply(revoke)
         let denied = expectError { () throws(AlarmError) in _ = try e.schedule(["duration": .uint32(60)], app: "org.example.New") }
-        #expect(denied?.name == "org.alarmd.Error.NotAuthorized")
+        #expect(denied?.name == Contract.ErrorName.notAuthorized)
         #expect(e.count == 0)
     }
 
@@ -60,7 +60,7 @@ import Testing
         var ids: [String] = []
         for _ in 0..<3 { ids.append(try e.schedule(["duration": .uint32(60)], app: "org.example.A").id) }
         let err = expectError { () throws(AlarmError) in _ = try e.schedule(["duration": .uint32(60)], app: "org.example.A") }
-        #expect(err?.name == "org.alarmd.Error.LimitReached")
+        #expect(err?.name == Contract.ErrorName.limitReached)
         for _ in 0..<5 { _ = try e.schedule(["duration": .uint32(60)]) }
         try e.run { () throws(AlarmError) in try e.planCancel(app: "org.example.A", id: ids[0]) }
         _ = try e.schedule(["duration": .uint32(60)], app: "org.example.A")

@@ -171,7 +171,7 @@ import Testing
                 if allowed.contains("\(state.rawValue)/\(method)") {
                     #expect(err == nil, "\(method) from \(state) must be allowed")
                 } else {
-                    #expect(err?.name == "org.alarmd.Error.InvalidState", "\(method) from \(state) must be refused")
+                    #expect(err?.name == Contract.ErrorName.invalidState, "\(method) from \(state) must be refused")
                     #expect(e.alarms[a.id] == before, "a refused call changes nothing")
                 }
             }

@@ -77,7 +77,7 @@ import Testing
         let (key, entries) = Self.cases[i]
         let (e, _) = makeEngine()
         let err = expectError { () throws(AlarmError) in _ = try e.schedule(entries) }
-        #expect(err?.name == "org.alarmd.Error.InvalidArgument", "case \(i) \(key)")
+        #expect(err?.name == Contract.ErrorName.invalidArgument, "case \(i) \(key)")
         #expect(err?.invalidKey == key, "case \(i): \(err?.message ?? "accepted")")
         #expect(e.count == 0)
     }

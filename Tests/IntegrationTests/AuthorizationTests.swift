@@ -51,7 +51,7 @@ import Testing
         #expect(app.wait(for: pending))
         #expect(pending.values == [.string("denied")])
         let e = callError { () throws(BusError) in _ = try app.schedule([("title", .string("x")), ("duration", .uint32(60))]) }
-        #expect(e?.name == "org.alarmd.Error.NotAuthorized")
+        #expect(e?.name == Contract.ErrorName.notAuthorized)
         h.client.pump(0.2)
         #expect(try h.notifier!.notifications().count == 1, "a denied app is not asked about again")
         #expect(try h.client.call("ListAuthorizations") == [.dict(key: "s", value: "s", [.init(.string("org.example.Clock"), .string("denied"))])])
@@ -103,7 +103,7 @@ import Testing
         let h = try promptHarness()
         let app = try h.app("org.example.Clock")
         let e = callError { () throws(BusError) in _ = try app.schedule([("title", .string("x")), ("duration", .uint32(60))]) }
-        #expect(e?.name == "org.alarmd.Error.NotAuthorized")
+        #expect(e?.name == Contract.ErrorName.notAuthorized)
         let n = try #require(h.notifier!.waitFor { $0.count == 1 })[0]
         #expect(n.string("summary").contains("Example Clock"))
         // The user can still decide from the command line, which settles the prompt.
@@ -150,10 +150,10 @@ import Testing
         let app = try h.app("org.example.Clock")
         for i in 0..<2 { _ = try app.schedule([("title", .string("\(i)")), ("duration", .uint32(600))]) }
         let e = callError { () throws(BusError) in _ = try app.schedule([("title", .string("x")), ("duration", .uint32(600))]) }
-        #expect(e?.name == "org.alarmd.Error.LimitReached")
+        #expect(e?.name == Contract.ErrorName.limitReached)
         for i in 0..<3 { _ = try h.client.schedule([("title", .string("\(i)")), ("duration", .uint32(600))]) }
         let shell = callError { () throws(BusError) in _ = try h.client.schedule([("title", .string("x")), ("duration", .uint32(600))]) }
-        #expect(shell?.name == "org.alarmd.Error.LimitReached")
+        #expect(shell?.name == Contract.ErrorName.limitReached)
     }
 
     @Test func malformedConfigurationIsReportedAndDefaultsKept() throws {
@@ -212,18 +212,18 @@ import Testing
         let h = try Harness(config: "[authorization]\ndefault = allow\n", extraArgs: ["--proc-root", proc.path])
         // Every connection of this (test) process is now the sandboxed org.gnome.Clocks.
         let e = callError { () throws(BusError) in try h.client.call("RegisterApp", [.string("org.example.Other")]) }
-        #expect(e?.name == "org.alarmd.Error.NotAuthorized")
+        #expect(e?.name == Contract.ErrorName.notAuthorized)
         try h.client.call("RegisterApp", [.string("org.gnome.Clocks")])
         let path = try h.client.schedule([("title", .string("x")), ("duration", .uint32(60))])
         #expect(try h.client.property(path, alarmInterface, "AppId") == .string("org.gnome.Clocks"))
         let shellOnly = callError { () throws(BusError) in try h.client.call("ListAuthorizations") }
-        #expect(shellOnly?.name == "org.alarmd.Error.NotAuthorized", "a sandboxed app is not the user's tool")
+        #expect(shellOnly?.name == Contract.ErrorName.notAuthorized, "a sandboxed app is not the user's tool")
         #expect(h.daemon.log.contains("is sandboxed app org.gnome.Clocks"))
         // SoundError would tell a sandboxed app whether a file outside its sandbox exists.
         let probe = callError { () throws(BusError) in
             _ = try h.client.schedule([("title", .string("x")), ("duration", .uint32(60)), ("sound", .string("/home/user/.ssh/id_ed25519"))])
         }
-        #expect(probe?.name == "org.alarmd.Error.InvalidArgument" && probe?.message.hasPrefix("sound:") == true)
+        #expect(probe?.name == Contract.ErrorName.invalidArgument && probe?.message.hasPrefix("sound:") == true)
         _ = try h.client.schedule([("title", .string("x")), ("duration", .uint32(60)), ("sound", .string("beacon"))])
     }
 }

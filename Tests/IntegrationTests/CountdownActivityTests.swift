@@ -93,7 +93,7 @@ import Testing
         #expect(cleared["Presentation"]?.vardictEntries?.first { $0.0 == "status" }?.1 == .string(""))
         let past = Int64(Date().timeIntervalSince1970) - 10
         let e = callError { () throws(BusError) in try c.call("Update", [.string(id), .vardict([("end_date", .int64(past))]), .strings([])]) }
-        #expect(e?.name == "org.alarmd.Error.InvalidArgument" && e?.message.hasPrefix("end_date:") == true)
+        #expect(e?.name == Contract.ErrorName.invalidArgument && e?.message.hasPrefix("end_date:") == true)
     }
 }
 

@@ -42,11 +42,11 @@ import Testing
         #expect(try c.call("GetAuthorizationState") == [.string("authorized")])
         #expect(try c.call("RequestAuthorization", [.string("to ring your tea timer")]) == [.string("authorized")])
         let empty = callError { () throws(BusError) in try c.call("RequestAuthorization", [.string("")]) }
-        #expect(empty?.name == "org.alarmd.Error.InvalidArgument" && empty?.message.hasPrefix("usage_description") == true)
+        #expect(empty?.name == Contract.ErrorName.invalidArgument && empty?.message.hasPrefix("usage_description") == true)
         try c.call("SetAuthorization", [.string("org.example.Clock"), .string("authorized")])
         #expect(try c.call("ListAuthorizations") == [.dict(key: "s", value: "s", [.init(.string("org.example.Clock"), .string("authorized"))])])
         let badState = callError { () throws(BusError) in try c.call("SetAuthorization", [.string("org.example.Clock"), .string("yes")]) }
-        #expect(badState?.name == "org.alarmd.Error.InvalidArgument" && badState?.message.hasPrefix("state") == true)
+        #expect(badState?.name == Contract.ErrorName.invalidArgument && badState?.message.hasPrefix("state") == true)
 
         let id = AlarmID.make()
         let path = try c.schedule([("title", .string("Egg")), ("duration", .uint32(600))], id: id)
@@ -58,14 +58,14 @@ import Testing
         try c.call("Resume", [.string(id)])
         #expect(try c.property(path, alarmInterface, "State") == .string("countdown"))
         let stop = callError { () throws(BusError) in try c.call("Stop", [.string(id)]) }
-        #expect(stop?.name == "org.alarmd.Error.InvalidState")
+        #expect(stop?.name == Contract.ErrorName.invalidState)
         let snooze = callError { () throws(BusError) in try c.call("Countdown", [.string(id)]) }
-        #expect(snooze?.name == "org.alarmd.Error.InvalidState")
+        #expect(snooze?.name == Contract.ErrorName.invalidState)
         try c.call("Cancel", [.string(id)])
         #expect(try c.alarms().isEmpty)
         for method in ["Cancel", "Stop", "Pause", "Resume", "Countdown"] {
             let e = callError { () throws(BusError) in try c.call(method, [.string(id)]) }
-            #expect(e?.name == "org.alarmd.Error.NotFound", "\(method) on a removed alarm")
+            #expect(e?.name == Contract.ErrorName.notFound, "\(method) on a removed alarm")
         }
         #expect(try c.property(managerPath, managerInterface, "Version") == .string("0.1.0"))
         // The truth of this machine: an RTC that can wake it, and the right to use it.
@@ -125,15 +125,15 @@ import Testing
         try a.call("RegisterApp", [.string("org.example.A")])
         try a.call("RegisterApp", [.string("org.example.A")])
         let twice = callError { () throws(BusError) in try a.call("RegisterApp", [.string("org.example.Other")]) }
-        #expect(twice?.name == "org.alarmd.Error.InvalidState")
+        #expect(twice?.name == Contract.ErrorName.invalidState)
         let bad = callError { () throws(BusError) in try b.call("RegisterApp", [.string("not an id")]) }
-        #expect(bad?.name == "org.alarmd.Error.InvalidArgument")
+        #expect(bad?.name == Contract.ErrorName.invalidArgument)
         try b.call("RegisterApp", [.string("org.example.B")])
         #expect(try a.call("GetAuthorizationState") == [.string("notDetermined")])
         let unauthorized = callError { () throws(BusError) in _ = try a.schedule([("title", .string("x")), ("duration", .uint32(60))]) }
-        #expect(unauthorized?.name == "org.alarmd.Error.NotAuthorized")
+        #expect(unauthorized?.name == Contract.ErrorName.notAuthorized)
         let notShell = callError { () throws(BusError) in try a.call("SetAuthorization", [.string("org.example.A"), .string("authorized")]) }
-        #expect(notShell?.name == "org.alarmd.Error.NotAuthorized")
+        #expect(notShell?.name == Contract.ErrorName.notAuthorized)
         for app in ["org.example.A", "org.example.B"] {
             try h.client.call("SetAuthorization", [.string(app), .string("authorized")])
         }
@@ -142,7 +142,7 @@ import Testing
         #expect(try b.alarms().isEmpty)
         for method in ["Cancel", "Pause"] {
             let e = callError { () throws(BusError) in try b.call(method, [.string(idA)]) }
-            #expect(e?.name == "org.alarmd.Error.NotFound")
+            #expect(e?.name == Contract.ErrorName.notFound)
         }
         let hidden = callError { () throws(BusError) in _ = try b.property(pathA, alarmInterface, "State") }
         #expect(hidden != nil, "another app's alarm object is not there for B")
@@ -160,8 +160,8 @@ import Testing
         let calls = try (0..<3_000).map { _ in try flood.callAsync("Pause", [.string(AlarmID.make())]) }
         #expect(flood.waitFor(timeout: 30) { _ in calls.allSatisfy(\.done) })
         let names = calls.map { $0.error?.name ?? "ok" }
-        let served = names.filter { $0 == "org.alarmd.Error.NotFound" }.count
-        let limited = names.filter { $0 == "org.alarmd.Error.LimitReached" }.count
+        let served = names.filter { $0 == Contract.ErrorName.notFound }.count
+        let limited = names.filter { $0 == Contract.ErrorName.limitReached }.count
         print("flood: \(served) served, \(limited) refused with LimitReached")
         #expect(served + limited == 3_000)
         #expect(served >= 1_000, "a burst of 1000 is allowed")

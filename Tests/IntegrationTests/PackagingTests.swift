@@ -28,8 +28,8 @@ import Testing
     @Test func introspectionFilesMatchTheRunningDaemon() throws {
         let h = try Harness()
         let path = try h.client.schedule([("title", .string("x")), ("duration", .uint32(60))])
-        for (file, objectPath, name) in [("org.alarmd.AlarmManager1.xml", managerPath, "org.alarmd.AlarmManager1"),
-                                         ("org.alarmd.Alarm1.xml", path, "org.alarmd.Alarm1")] {
+        for (file, objectPath, name) in [("org.alarmd.AlarmManager1.xml", managerPath, managerInterface),
+                                         ("org.alarmd.Alarm1.xml", path, alarmInterface)] {
             let live = try interface(name, in: try h.client.introspect(objectPath))
             let shipped = try interface(name, in: try String(contentsOfFile: Products.sourceRoot + "/dbus/" + file, encoding: .utf8))
             #expect(live == shipped, "dbus/\(file) differs from the daemon:\nlive:    \(live)\nshipped: \(shipped)")

@@ -69,15 +69,15 @@ import Testing
         ]
         for (id, entries, key) in cases {
             let e = callError { () throws(BusError) in _ = try c.schedule(entries, id: id) }
-            #expect(e?.name == "org.alarmd.Error.InvalidArgument", "\(entries)")
+            #expect(e?.name == Contract.ErrorName.invalidArgument, "\(entries)")
             #expect(e?.message.hasPrefix("\(key):") == true, "\(key): \(e?.message ?? "accepted")")
         }
         let dup = callError { () throws(BusError) in _ = try c.schedule([("title", .string("x")), ("duration", .uint32(60))], id: keepId) }
-        #expect(dup?.name == "org.alarmd.Error.AlreadyExists")
+        #expect(dup?.name == Contract.ErrorName.alreadyExists)
         let unknown = callError { () throws(BusError) in try c.call("Cancel", [.string(AlarmID.make())]) }
-        #expect(unknown?.name == "org.alarmd.Error.NotFound")
+        #expect(unknown?.name == Contract.ErrorName.notFound)
         let malformed = callError { () throws(BusError) in try c.call("Pause", [.string("../../x")]) }
-        #expect(malformed?.name == "org.alarmd.Error.InvalidArgument" && malformed?.message.hasPrefix("id:") == true)
+        #expect(malformed?.name == Contract.ErrorName.invalidArgument && malformed?.message.hasPrefix("id:") == true)
         let badUpdate = callError { () throws(BusError) in
             try c.call("Update", [.string(keepId), .vardict([("accent_color", .string("nope"))]), .strings(["subtitle"])])
         }

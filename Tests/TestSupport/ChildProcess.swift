@@ -10,16 +10,22 @@ public final class ChildProcess {
     private var reaped = false
     public private(set) var exitStatus: Int32?
 
-    /// `stdoutPipe` receives the child's stdout when given; stderr goes to `stderrPath` (or /dev/null).
-    /// `ownProcessGroup`: the child leads a new process group (as a shell job in a terminal does), so
-    /// that `signalGroup` reaches it and everything it starts, and nothing of the test runner.
+    /// `stdoutPipe` receives the child's stdout when given, `stdinPipe` feeds its stdin; stderr goes
+    /// to `stderrPath` (or /dev/null). `ownProcessGroup`: the child leads a new process group (as a
+    /// shell job in a terminal does), so that `signalGroup` reaches it and everything it starts,
+    /// and nothing of the test runner.
     public init(_ path: String, _ args: [String], environment: [String: String]? = nil,
-                stdoutPipe: Int32? = nil, stderrPath: String? = nil, ownProcessGroup: Bool = false) throws {
+                stdoutPipe: Int32? = nil, stdinPipe: Int32? = nil, stderrPath: String? = nil,
+                ownProcessGroup: Bool = false) throws {
         name = (path as NSString).lastPathComponent
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        if let fd = stdinPipe {
+            posix_spawn_file_actions_adddup2(&actions, fd, 0)
+        } else {
+            posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        }
         if let fd = stdoutPipe {
             posix_spawn_file_actions_adddup2(&actions, fd, 1)
         } else {
@@ -118,8 +124,6 @@ public enum Products {
     }
 
     public static var alarmd: String { directory + "/alarmd" }
-
-    /// The command-line client (the `alarmctl` executable product).
     public static var alarmctl: String { directory + "/alarmctl" }
 
     /// The repository root (for dbus/, systemd/).

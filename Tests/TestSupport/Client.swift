@@ -2,10 +2,11 @@ import AlarmCore
 import Foundation
 import SDBus
 
-public let managerName = "org.alarmd.AlarmManager1"
-public let managerPath = "/org/alarmd/AlarmManager1"
-public let managerInterface = "org.alarmd.AlarmManager1"
-public let alarmInterface = "org.alarmd.Alarm1"
+// The contract's names, from the one place that defines them for the daemon and every client.
+public let managerName = Contract.busName
+public let managerPath = Contract.managerPath
+public let managerInterface = Contract.managerInterface
+public let alarmInterface = Contract.alarmInterface
 
 /// A signal as a subscriber saw it, stamped with the realtime clock when it was dispatched.
 public struct ReceivedSignal: Sendable {

@@ -1,0 +1,184 @@
+import AlarmCore
+import Foundation
+
+/// What a panel module shows, computed from the mirror and the clock alone (a pure function, so every
+/// panel format and the tests agree on it).
+public struct PanelView: Equatable, Sendable {
+    /// The module's class: waybar styles by it, i3bar and polybar colour by it.
+    public enum Mode: String, Sendable { case idle, scheduled, countdown, warning, alerting }
+
+    public var mode: Mode
+    public var text: String
+    /// For narrow slots: the compact label (or icon glyph) and the time alone.
+    public var shortText: String
+    public var tooltip: String
+    /// Countdown progress 0–100.
+    public var percentage: Int
+    /// `#rrggbb` from the alarm's `accent_color`; nil for the theme's.
+    public var color: String?
+    /// The alarm's `icon` (freedesktop or `mdi:` name), for panels that map names to glyphs.
+    public var icon: String
+    /// The alarm shown, for click actions.
+    public var alarmId: String?
+    public var alarmState: String
+    /// Whether the text changes with the clock (a running countdown is shown): redraw every second.
+    public var ticking: Bool
+
+    public static let alerting = "🔔"
+    public static let scheduledGlyph = "⏰"
+    public static let pausedGlyph = "⏸"
+
+    public static func make(alarms: [AlarmSnapshot], running: Bool, now: USec, zone: TimeZone = .current) -> PanelView {
+        var v = PanelView(mode: .idle, text: "", shortText: "", tooltip: "", percentage: 0, color: nil, icon: "",
+                          alarmId: nil, alarmState: "", ticking: false)
+        guard running else {
+            v.text = "\(scheduledGlyph) off"
+            v.shortText = v.text
+            v.tooltip = "alarmd is not running"
+            return v
+        }
+        let byTime = alarms.sorted { ($0.fireTime, $0.id) < ($1.fireTime, $1.id) }
+        v.tooltip = byTime.map { tooltipLine($0, now: now, zone: zone) }.joined(separator: "\n")
+        let ringing = byTime.filter(\.isAlerting)
+        let counting = byTime.filter(\.isCountingDown).sorted { ($0.remaining(at: now), $0.id) < ($1.remaining(at: now), $1.id) }
+        let paused = byTime.filter(\.isPaused)
+        if let a = ringing.first {
+            v.mode = .alerting
+            v.text = "\(alerting) \(label(a, compact: false))" + (ringing.count > 1 ? " +\(ringing.count - 1)" : "")
+            v.shortText = "\(alerting) \(label(a, compact: true))"
+            v.percentage = 100
+            v.color = ColorName.hex(a.accentColor) ?? ColorName.hex("red")
+            v.show(a)
+        } else if let a = counting.first ?? paused.first {
+            v.mode = a.isWarning ? .warning : .countdown
+            let time = TimeText.clock(a.remaining(at: now))
+            let glyph = a.isPaused ? "\(pausedGlyph) " : ""
+            v.text = "\(glyph)\(label(a, compact: true)) \(time)"
+            v.shortText = "\(glyph)\(time)"
+            v.percentage = Int((a.progress(at: now) * 100).rounded(.down))
+            v.color = ColorName.hex(a.accentColor)
+            v.ticking = a.isCountingDown
+            v.show(a)
+        } else if let a = byTime.first {
+            v.mode = .scheduled
+            v.text = "\(scheduledGlyph) \(TimeText.local(a.fireTime, now: now, zone: zone))"
+            v.shortText = v.text
+            v.color = ColorName.hex(a.accentColor)
+            v.show(a)
+        }
+        return v
+    }
+
+    private mutating func show(_ a: AlarmSnapshot) {
+        alarmId = a.id
+        alarmState = a.state
+        icon = a.icon
+    }
+
+    /// The compact label where one is set (the template's tiny-slot text), else the title.
+    static func label(_ a: AlarmSnapshot, compact: Bool) -> String {
+        let title = a.title.isEmpty ? (a.isTimer ? "Timer" : "Alarm") : a.title
+        if compact, !a.compactLabel.isEmpty { return a.compactLabel }
+        return title.count > 24 ? String(title.prefix(23)) + "…" : title
+    }
+
+    static func tooltipLine(_ a: AlarmSnapshot, now: USec, zone: TimeZone) -> String {
+        let title = label(a, compact: false)
+        switch a.state {
+        case "alerting": return "\(alerting) \(title): ringing"
+        case "countdown": return "\(title): \(TimeText.clock(a.remaining(at: now))) left\(a.isWarning ? " (warning)" : "")"
+        case "paused": return "\(title): paused, \(TimeText.clock(a.remaining(at: now))) left"
+        default:
+            let days = TimeText.days(a.weekdays)
+            return "\(title): \(TimeText.local(a.fireTime, now: now, zone: zone))\(days.isEmpty ? "" : " (\(days))")"
+        }
+    }
+}
+
+/// The line formats of panel modules.
+public enum PanelFormat: String, CaseIterable, Sendable {
+    case waybar, i3bar, polybar, plain
+
+    /// i3bar's protocol header and the opening of its endless array.
+    public static let i3barHeader = "{\"version\":1,\"click_events\":true}\n["
+
+    /// One line for `view`. `command` is how the panel runs alarmctl for polybar's click actions.
+    public func line(_ view: PanelView, command: String = "alarmctl", first: Bool = true) -> String {
+        switch self {
+        case .plain:
+            return view.text
+        case .waybar:
+            // waybar renders custom modules' text as Pango markup.
+            let object: [String: Any] = ["text": PanelFormat.markup(view.text), "alt": view.icon,
+                                         "tooltip": PanelFormat.markup(view.tooltip), "class": view.mode.rawValue,
+                                         "percentage": view.percentage]
+            return PanelFormat.json(object)
+        case .i3bar:
+            var blocks: [[String: Any]] = []
+            if !view.text.isEmpty {
+                var b: [String: Any] = ["name": "alarmd", "instance": view.alarmId ?? "alarmd",
+                                        "full_text": view.text, "short_text": view.shortText,
+                                        "urgent": view.mode == .alerting, "separator": true]
+                if let c = view.color { b["color"] = c }
+                blocks.append(b)
+            }
+            return (first ? "" : ",") + PanelFormat.json(blocks)
+        case .polybar:
+            guard !view.text.isEmpty else { return "" }
+            // Polybar reads %{…} as formatting tags even inside text.
+            var out = view.text.replacingOccurrences(of: "%{", with: "% {")
+            if let c = view.color { out = "%{F\(c)}\(out)%{F-}" }
+            if let id = view.alarmId {
+                let cmd = command.replacingOccurrences(of: ":", with: "\\:")
+                switch view.alarmState {
+                case "alerting": out = "%{A1:\(cmd) stop \(id):}%{A3:\(cmd) snooze \(id):}\(out)%{A}%{A}"
+                case "countdown": out = "%{A1:\(cmd) pause \(id):}\(out)%{A}"
+                case "paused": out = "%{A1:\(cmd) resume \(id):}\(out)%{A}"
+                default: break
+                }
+            }
+            return out
+        }
+    }
+
+    static func markup(_ s: String) -> String {
+        s.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
+            .replacingOccurrences(of: ">", with: "&gt;")
+    }
+
+    static func json(_ object: Any) -> String {
+        guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]) else { return "{}" }
+        return String(decoding: data, as: UTF8.self)
+    }
+}
+
+/// A click from i3bar (its protocol's click event, one JSON object per line on stdin).
+public struct PanelClick: Equatable, Sendable {
+    public var instance: String
+    public var button: Int
+
+    /// Parses one line of the click stream: the opening `[` and separating commas are skipped.
+    public init?(line: String) {
+        var s = Substring(line.trimmingCharacters(in: .whitespaces))
+        while let c = s.first, c == "[" || c == "," { s = s.dropFirst() }
+        guard let data = s.data(using: .utf8), !data.isEmpty,
+              let obj = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+              (obj["name"] as? String) == "alarmd", let instance = obj["instance"] as? String,
+              let button = obj["button"] as? Int else { return nil }
+        self.instance = instance
+        self.button = button
+    }
+
+    public enum Action: Equatable, Sendable { case stop, snooze, pause, resume }
+
+    /// Left click stops a ringing alarm (and pauses or resumes a countdown); right click snoozes.
+    public func action(forState state: String) -> Action? {
+        switch (button, state) {
+        case (1, "alerting"): return .stop
+        case (3, "alerting"): return .snooze
+        case (1, "countdown"): return .pause
+        case (1, "paused"): return .resume
+        default: return nil
+        }
+    }
+}

@@ -1,0 +1,59 @@
+import AlarmCore
+import Foundation
+
+/// Times as a person reads them in a terminal or a panel.
+public enum TimeText {
+    /// A countdown's remaining time, rounded up so it shows 25:00 at the start and 0:01 in the last
+    /// second: `24:59`, `1:02:03`, `2d 03:04:05`.
+    public static func clock(_ remaining: USec) -> String {
+        let total = (remaining + usecPerSecond - 1) / usecPerSecond
+        let d = total / 86_400, h = total / 3600 % 24, m = total / 60 % 60, s = total % 60
+        func two(_ v: UInt64) -> String { v < 10 ? "0\(v)" : "\(v)" }
+        if d > 0 { return "\(d)d \(two(h)):\(two(m)):\(two(s))" }
+        if h > 0 { return "\(h):\(two(m)):\(two(s))" }
+        return "\(m):\(two(s))"
+    }
+
+    /// "in 7 h 12 min", "in 45 s", "in 3 d 4 h", "now", "5 min ago".
+    public static func relative(_ t: USec, from now: USec) -> String {
+        let future = t >= now
+        // To the nearest second: a timer set just now for 25 min reads "in 25 min", not "in 24 min".
+        let seconds = ((future ? t - now : now - t) + usecPerSecond / 2) / usecPerSecond
+        if seconds == 0 { return "now" }
+        let d = seconds / 86_400, h = seconds / 3600 % 24, m = seconds / 60 % 60, s = seconds % 60
+        let text: String
+        if d > 0 { text = h > 0 ? "\(d) d \(h) h" : "\(d) d" }
+        else if h > 0 { text = m > 0 ? "\(h) h \(m) min" : "\(h) h" }
+        else if m > 0 { text = s > 0 && m < 10 ? "\(m) min \(s) s" : "\(m) min" }
+        else { text = "\(s) s" }
+        return future ? "in \(text)" : "\(text) ago"
+    }
+
+    /// A wall-clock instant in `zone`: "07:30" today, "Tue 07:30" within a week, else "2026-12-24 18:00".
+    public static func local(_ t: USec, now: USec, zone: TimeZone = .current) -> String {
+        var cal = Calendar(identifier: .gregorian)
+        cal.timeZone = zone
+        let date = Date(timeIntervalSince1970: Double(t) / 1e6), today = Date(timeIntervalSince1970: Double(now) / 1e6)
+        let f = DateFormatter()
+        f.locale = Locale(identifier: "en_US_POSIX")
+        f.timeZone = zone
+        if cal.isDate(date, inSameDayAs: today) {
+            f.dateFormat = "HH:mm"
+        } else if date > today, date.timeIntervalSince(today) < 6.5 * 86_400 {
+            f.dateFormat = "EEE HH:mm"
+        } else {
+            f.dateFormat = "yyyy-MM-dd HH:mm"
+        }
+        return f.string(from: date)
+    }
+
+    /// Repeat days as a person writes them: "daily", "mon-fri", "weekends", "mon,wed,fri", "" (never).
+    public static func days(_ names: [String]) -> String {
+        let all = Weekday.allCases.map(\.rawValue)
+        let set = Set(names)
+        if set.count == 7 { return "daily" }
+        if set == Set(all.prefix(5)) { return "mon-fri" }
+        if set == Set(all.suffix(2)) { return "weekends" }
+        return all.filter(set.contains).map { String($0.prefix(3)) }.joined(separator: ",")
+    }
+}

@@ -1,0 +1,93 @@
+import AlarmClient
+import AlarmCore
+import Foundation
+import SDBus
+
+/// `alarmctl monitor`: one line per event, as alarmd announces it.
+final class Monitor {
+    let proxy: AlarmManagerProxy
+    let out: Output
+    private var json = false
+    private var started = false
+
+    init(_ proxy: AlarmManagerProxy, _ out: Output) {
+        self.proxy = proxy
+        self.out = out
+    }
+
+    func run(_ argv: [String]) throws(CLIError) -> Int32 {
+        let a = try Arguments(argv, command: "monitor", flags: ["json"])
+        guard a.positional.isEmpty else { throw .usage("'monitor' takes no arguments", command: "monitor") }
+        json = a.flags.contains("json")
+        let live = try Live(proxy)
+        live.exitWhenOutputCloses()
+        try live.start({ [unowned self, unowned live] e in self.print(e, running: live.running, count: live.alarms.count) }, tick: {})
+        return live.run()
+    }
+
+    private func print(_ event: MirrorEvent, running: Bool, count: Int) {
+        let now = SystemClock().now()
+        let stamp = Self.seconds(now)
+        func emit(_ kind: String, _ text: String, _ fields: [String: Any]) {
+            if json {
+                var o = fields
+                o["event"] = kind
+                o["time_usec"] = now
+                out.line(JSON.text(o))
+            } else {
+                out.line("\(stamp) \(kind.padding(toLength: 13, withPad: " ", startingAt: 0)) \(text)")
+            }
+        }
+        switch event {
+        case .loaded:
+            // The first load is the starting point, not an event; say only when there is nothing to follow.
+            if !started { started = true; if !running { emit("not-running", "alarmd is not running; waiting for it", [:]) } }
+        case .added(let s):
+            emit("added", "\(IDPrefix.short(s.id)) \(s.kind) \(s.state) \"\(s.title)\" \(describe(s, now))",
+                 ["id": s.id, "alarm": JSON.object(s.properties)])
+        case .changed(let old, let new, let names):
+            let shown = names.filter { $0 != "Progress" && $0 != "RemainingUSec" }
+            let text = shown.map { "\($0)=\(brief(new.properties[$0]))" }.joined(separator: " ")
+            var fields: [String: Any] = ["id": new.id, "changed": JSON.object(new.properties.filter { shown.contains($0.key) })]
+            if old.state != new.state { fields["old_state"] = old.state }
+            emit("changed", "\(IDPrefix.short(new.id)) \(text)", fields)
+        case .removed(let s, let reason):
+            emit("removed", "\(IDPrefix.short(s.id)) \"\(s.title)\" \(reason.isEmpty ? "removed" : reason)",
+                 ["id": s.id, "reason": reason, "title": s.title])
+        case .authorizationChanged(let app, let state):
+            emit("authorization", "\(app) \(state)", ["app": app, "state": state])
+        case .nextFireTimeChanged(let t):
+            emit("next", t == 0 ? "no alarm pending" : "\(TimeText.local(t, now: now)) (\(TimeText.relative(t, from: now)))",
+                 ["next_fire_usec": t])
+        case .daemonStarted:
+            emit("started", "alarmd started (\(count) alarms)", ["alarms": count])
+        case .daemonStopped:
+            emit("stopped", "alarmd stopped", [:])
+        }
+    }
+
+    private func describe(_ s: AlarmSnapshot, _ now: USec) -> String {
+        switch s.state {
+        case "paused": return "paused, \(TimeText.clock(s.remaining(at: now))) left"
+        case "alerting": return "ringing"
+        default: return "fires \(TimeText.local(s.fireTime, now: now)) (\(TimeText.relative(s.fireTime, from: now)))"
+        }
+    }
+
+    /// A property value in a few characters: strings quoted, numbers bare, maps by their keys.
+    private func brief(_ v: Value?) -> String {
+        switch v?.unwrapped {
+        case .string(let s)?: return s.contains(" ") || s.isEmpty ? "\"\(s)\"" : s
+        case .dict(_, _, let entries)?: return "{" + entries.compactMap { $0.key.stringValue }.joined(separator: ",") + "}"
+        case let other?: return "\(JSON.value(other))"
+        case nil: return "-"
+        }
+    }
+
+    static func seconds(_ t: USec) -> String {
+        let f = DateFormatter()
+        f.locale = Locale(identifier: "en_US_POSIX")
+        f.dateFormat = "HH:mm:ss"
+        return f.string(from: Date(timeIntervalSince1970: Double(t) / 1e6))
+    }
+}

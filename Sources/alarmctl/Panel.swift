@@ -1,0 +1,87 @@
+import AlarmClient
+import AlarmCore
+import Foundation
+import Glibc
+import SDBus
+
+/// `alarmctl panel`: one line per change for waybar, i3bar or polybar; once a second only while a
+/// countdown is shown; nothing more while idle.
+final class Panel {
+    let proxy: AlarmManagerProxy
+    let out: Output
+    let address: String?
+    private var live: Live?
+    private var format = PanelFormat.plain
+    private var last: String?
+    private var lines = 0
+    private var shown: PanelView?
+    private var pendingInput = Data()
+
+    init(_ proxy: AlarmManagerProxy, _ out: Output, address: String?) {
+        self.proxy = proxy
+        self.out = out
+        self.address = address
+    }
+
+    func run(_ argv: [String]) throws(CLIError) -> Int32 {
+        let a = try Arguments(argv, command: "panel", valued: ["format"])
+        guard a.positional.isEmpty else { throw .usage("'panel' takes no arguments", command: "panel") }
+        guard let f = PanelFormat(rawValue: a.values["format"] ?? "plain") else {
+            throw .usage("unknown format '\(a.values["format"] ?? "")': use waybar, i3bar, polybar or plain", command: "panel")
+        }
+        format = f
+        let live = try Live(proxy)
+        self.live = live
+        live.exitWhenOutputCloses()
+        if format == .i3bar {
+            out.line(PanelFormat.i3barHeader)
+            live.readInput { [unowned self] bytes in self.readClicks(bytes) }
+        }
+        try live.start({ [unowned self] _ in self.render() }, tick: { [unowned self] in self.render() })
+        return live.run()
+    }
+
+    /// How polybar runs alarmctl for a click: this very binary, on this very bus.
+    private var command: String {
+        let exe = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? "alarmctl"
+        return exe + (address.map { " --address '\($0)'" } ?? "")
+    }
+
+    private func render() {
+        guard let live else { return }
+        let view = PanelView.make(alarms: live.alarms, running: live.running, now: SystemClock().now())
+        shown = view
+        let body = format.line(view, command: command, first: true)
+        if body != last {
+            out.line(format == .i3bar && lines > 0 ? "," + body : body)
+            last = body
+            lines += 1
+        }
+        live.tick(following: view.ticking ? live.alarms.first { $0.id == view.alarmId } : nil)
+    }
+
+    /// i3bar's click events: one JSON object per line after an opening "[".
+    private func readClicks(_ bytes: [UInt8]) {
+        pendingInput.append(contentsOf: bytes)
+        while let nl = pendingInput.firstIndex(of: UInt8(ascii: "\n")) {
+            let line = String(decoding: pendingInput[pendingInput.startIndex..<nl], as: UTF8.self)
+            pendingInput.removeSubrange(pendingInput.startIndex...nl)
+            if let click = PanelClick(line: line) { act(on: click) }
+        }
+    }
+
+    private func act(on click: PanelClick) {
+        guard let live, let alarm = live.alarms.first(where: { $0.id == click.instance }),
+              let action = click.action(forState: alarm.state) else { return }
+        do {
+            switch action {
+            case .stop: try proxy.stop(alarm.id)
+            case .snooze: try proxy.countdown(alarm.id)
+            case .pause: try proxy.pause(alarm.id)
+            case .resume: try proxy.resume(alarm.id)
+            }
+        } catch {
+            Output.error("click on \(IDPrefix.short(alarm.id)): \(error.message)")
+        }
+    }
+}

@@ -1,0 +1,111 @@
+/// `--help` for alarmctl and each of its commands.
+enum Usage {
+    static let main = """
+        usage: alarmctl [--address ADDRESS] [--no-color] COMMAND [ARGS…]
+
+        Set, watch, snooze and stop alarms and timers kept by alarmd.
+
+        Commands:
+          list [--json] [--all]        alarms and timers (the default command)
+          alarm TIME [options]         an alarm at HH:MM (repeating with --days) or at "YYYY-MM-DD HH:MM"
+          timer DURATION [options]     a timer: 90, 30s, 25m, 1h30m, 1d12h
+          update ID [options]          change an alarm or timer
+          pause ID…  resume ID…        pause or resume countdowns
+          stop [ID…]  snooze [ID…]     stop or snooze ringing alarms (all that ring, without ids)
+          cancel ID…                   remove alarms and timers
+          watch                        a live full-screen view (q quits)
+          monitor [--json]             one line per event as it happens
+          panel [--format FORMAT]      a line per change for waybar, i3bar, polybar or plain text
+          auth list|allow|deny|reset   which apps may set alarms
+          status                       alarmd's version, next alarm, wake support and store
+          help [COMMAND]               this text, or a command's
+
+        IDs may be shortened to any unique prefix, as git takes commit ids.
+        Options:
+          --address ADDRESS   use the bus at ADDRESS instead of the session bus
+          --no-color          no colour (also when NO_COLOR is set or output is not a terminal)
+          --version           print alarmctl's version
+
+        Exit status: 0 done, 1 alarmd refused, 2 usage error, 3 alarmd not running, 4 not authorized,
+        5 no such alarm, 6 ambiguous id prefix.
+        """
+
+    static let commands: [String: String] = [
+        "list": """
+            usage: alarmctl list [--json] [--all]
+
+            Lists your alarms and timers: ringing first, then by when they fire.
+              --json   the alarms as JSON, with every property alarmd reports (as GetAlarms does)
+              --all    full ids and more columns (sound, snooze, pre-alert)
+            """,
+        "alarm": """
+            usage: alarmctl alarm TIME [--days DAYS] [--title TEXT] [--sound SOUND] [--snooze DURATION]
+                                       [--pre-alert DURATION] [--id UUID]
+
+            Sets an alarm. TIME is HH:MM in local time (the next one, or every DAYS), or a fixed date
+            "YYYY-MM-DD HH:MM" in local time.
+              --days DAYS          mon-fri, weekends, daily, mon,wed,fri, fri-mon, never
+              --title TEXT         what the alert says (default "Alarm")
+              --sound SOUND        default, a sound-theme event id, one of alarmd's sounds, or a file
+              --snooze DURATION    how long Snooze waits (default 5m)
+              --pre-alert DURATION show a countdown this long before it rings
+              --id UUID            your own id instead of a new one
+            """,
+        "timer": """
+            usage: alarmctl timer DURATION [--title TEXT] [--warn DURATION] [--message TEXT] [--silent] [--id UUID]
+
+            Starts a timer. DURATION: 90 (seconds), 30s, 25m, 1h30m, 1d12h.
+              --title TEXT        what it is for (default "Timer")
+              --warn DURATION     turn to the warning phase when this much is left
+              --message TEXT      what to say when it ends (default "Completed")
+              --silent            end with a notification instead of ringing
+              --id UUID           your own id instead of a new one
+            """,
+        "update": """
+            usage: alarmctl update ID [--title TEXT] [--sound SOUND] [--snooze DURATION] [--pre-alert DURATION]
+                                      [--days DAYS] [--time HH:MM] [--duration DURATION] [--warn DURATION]
+                                      [--message TEXT]
+
+            Changes an alarm or timer; what is not named stays. A new --duration restarts a timer.
+            """,
+        "pause": "usage: alarmctl pause ID…\n\nPauses counting-down timers (and pre-alert countdowns).",
+        "resume": "usage: alarmctl resume ID…\n\nResumes paused countdowns.",
+        "stop": "usage: alarmctl stop [ID…]\n\nStops ringing alarms: a one-shot goes away, a repeating one waits for its next day.\nWithout ids, every alarm that rings now (for a panel's click).",
+        "snooze": "usage: alarmctl snooze [ID…]\n\nSnoozes ringing alarms for their snooze time.\nWithout ids, every alarm that rings now (for a panel's click).",
+        "cancel": "usage: alarmctl cancel ID…\n\nRemoves alarms and timers, repeating ones too.",
+        "watch": """
+            usage: alarmctl watch
+
+            A live view of every alarm and timer, redrawn as alarmd announces changes and once a second
+            while something counts down. q quits. When output is not a terminal, it prints plain lines
+            at each change instead.
+            """,
+        "monitor": """
+            usage: alarmctl monitor [--json]
+
+            Prints one line per event as alarmd announces it (added, changed, removed, authorization,
+            alarmd started or stopped). --json prints one JSON object per line.
+            """,
+        "panel": """
+            usage: alarmctl panel [--format waybar|i3bar|polybar|plain]
+
+            Prints one line per change for a panel module, and once a second while a countdown shows;
+            nothing while idle. waybar: JSON with text, tooltip, class and percentage. i3bar: the
+            i3bar protocol; left click stops a ringing alarm (or pauses/resumes a countdown), right
+            click snoozes it. polybar: text with colour and click actions. Exits when its output closes.
+            """,
+        "auth": """
+            usage: alarmctl auth list
+                   alarmctl auth allow APP | deny APP | reset APP
+
+            Shows or decides which apps may set alarms. reset makes alarmd ask the user again.
+            """,
+        "status": """
+            usage: alarmctl status
+
+            Shows whether alarmd is running, its version, the next alarm, whether alarms can wake the
+            machine, where the alarms are stored and how many there are. Exits 3 when alarmd is not running.
+            """,
+        "help": "usage: alarmctl help [COMMAND]",
+    ]
+}

@@ -1,0 +1,6 @@
+import Glibc
+
+// A reader that went away (a panel restarting) is noticed at the write, not by dying of SIGPIPE.
+signal(SIGPIPE, SIG_IGN)
+var program = AlarmCtl(Array(CommandLine.arguments.dropFirst()))
+exit(program.run())

@@ -1,0 +1,60 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// A clone of this repository alone must make sense: every relative link in its Markdown resolves,
+/// anchors included, and nothing points outside it.
+struct DocumentationTests {
+    static func markdownFiles() -> [String] {
+        let root = Products.sourceRoot
+        let skip = [".build", ".git", "test-artifacts"]
+        var out: [String] = []
+        let e = FileManager.default.enumerator(atPath: root)
+        while let p = e?.nextObject() as? String {
+            if skip.contains(where: { p == $0 || p.hasPrefix($0 + "/") }) { e?.skipDescendants(); continue }
+            if p.hasSuffix(".md") { out.append(p) }
+        }
+        return out.sorted()
+    }
+
+    /// GitHub's heading anchors: lowercase, punctuation dropped, spaces as dashes.
+    static func anchors(in text: String) -> Set<String> {
+        var out: Set<String> = []
+        for line in text.split(separator: "\n") where line.hasPrefix("#") {
+            let title = line.drop { $0 == "#" }.trimmingCharacters(in: .whitespaces).lowercased()
+            out.insert(String(title.unicodeScalars.compactMap { u -> Character? in
+                if u == " " { return "-" }
+                if CharacterSet.alphanumerics.contains(u) || u == "-" || u == "_" { return Character(u) }
+                return nil
+            }))
+        }
+        return out
+    }
+
+    @Test func everyRelativeLinkResolves() throws {
+        let root = Products.sourceRoot
+        let files = Self.markdownFiles()
+        #expect(files.contains("README.md") && files.contains("docs/API.md"))
+        let link = try Regex(#"\]\(([^)\s]+)\)"#)
+        var checked = 0
+        for file in files {
+            let text = try String(contentsOfFile: root + "/" + file, encoding: .utf8)
+            #expect(!text.contains("../shared"), "\(file) points outside the repository")
+            for match in text.matches(of: link) {
+                let target = String(match.output[1].substring ?? "")
+                if target.contains("://") || target.hasPrefix("mailto:") { continue }
+                let parts = target.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
+                let dir = (file as NSString).deletingLastPathComponent
+                let path = parts[0].isEmpty ? file : (dir.isEmpty ? parts[0] : dir + "/" + parts[0])
+                let full = (root + "/" + path as NSString).standardizingPath
+                #expect(full.hasPrefix(root), "\(file): \(target) leaves the repository")
+                #expect(FileManager.default.fileExists(atPath: full), "\(file): \(target) does not exist")
+                if parts.count == 2, full.hasSuffix(".md"), let t = try? String(contentsOfFile: full, encoding: .utf8) {
+                    #expect(Self.anchors(in: t).contains(parts[1]), "\(file): no heading for #\(parts[1]) in \(path)")
+                }
+                checked += 1
+            }
+        }
+        #expect(checked > 5, "the links were found and checked (\(checked))")
+    }
+}
