@@ -48,6 +48,28 @@ import Testing
         }
     }
 
+    /// alarmctl(1) has an entry for every command `alarmctl --help` lists, naming every option that
+    /// the command's own --help lists, and an entry for every global option.
+    @Test func alarmctlPageDocumentsEveryCommandAndOption() throws {
+        let help = try AlarmctlHelp()
+        let lines = try rendered("alarmctl.1").split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        func isTag(_ line: String) -> Bool { line.hasPrefix("       ") && !line.hasPrefix("        ") }
+        for option in help.globalOptions.sorted() {
+            #expect(lines.contains { isTag($0) && $0.split(separator: " ").first.map(String.init) == option },
+                    "alarmctl.1 does not describe \(option)")
+        }
+        for command in help.commands {
+            guard let tag = lines.firstIndex(where: { isTag($0) && $0.split(separator: " ").first.map(String.init) == command }) else {
+                Issue.record("alarmctl.1 has no entry for the command \(command)")
+                continue
+            }
+            let entry = ([lines[tag]] + lines[(tag + 1)...].prefix { !isTag($0) && ($0.isEmpty || $0.hasPrefix(" ")) }).joined(separator: "\n")
+            for option in help.options[command, default: []].sorted() {
+                #expect(entry.contains(option), "alarmctl.1 does not name \(option) under \(command)")
+            }
+        }
+    }
+
     /// Every key of config/alarmd.conf is described in alarmd.conf(5), in its group, with the same default.
     @Test func configPageDocumentsEveryKeyAndItsDefault() throws {
         let example = try String(contentsOfFile: Products.sourceRoot + "/config/alarmd.conf", encoding: .utf8)
