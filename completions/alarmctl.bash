@@ -55,7 +55,7 @@ _alarmctl() {
     if [[ " $_alarmctl_valued " == *" $prev "* ]]; then
         case $prev in
             --format) COMPREPLY=($(compgen -W "waybar i3bar polybar plain" -- "$cur")) ;;
-            --days) COMPREPLY=($(compgen -W "mon-fri weekdays weekends daily mon tue wed thu fri sat sun" -- "$cur")) ;;
+            --days) COMPREPLY=($(compgen -W "mon-fri weekdays weekends daily never mon tue wed thu fri sat sun" -- "$cur")) ;;
             --sound)
                 if [[ $cur == /* ]]; then
                     compopt -o filenames 2>/dev/null

@@ -6,6 +6,8 @@ set -l commands list alarm timer update pause resume stop snooze cancel watch mo
 
 # --address from the command line, so that ids come from the daemon the command talks to.
 function __alarmctl_query
+    # Without alarmctl on PATH, fish would print its own "Unknown command" over the command line.
+    command -q alarmctl; or return
     set -l tokens (commandline -opc)
     set -l args
     for i in (seq (count $tokens))
@@ -76,7 +78,7 @@ complete -c alarmctl -n "not __fish_seen_subcommand_from $commands" -a help -d '
 # Options of each command.
 complete -c alarmctl -n "__fish_seen_subcommand_from list" -l json -d 'Print the alarms as JSON'
 complete -c alarmctl -n "__fish_seen_subcommand_from list" -l all -d 'Full ids and more columns'
-complete -c alarmctl -n "__fish_seen_subcommand_from alarm update" -l days -x -a 'mon-fri weekdays weekends daily mon tue wed thu fri sat sun' -d 'Repeat on these weekdays'
+complete -c alarmctl -n "__fish_seen_subcommand_from alarm update" -l days -x -a 'mon-fri weekdays weekends daily never mon tue wed thu fri sat sun' -d 'Repeat on these weekdays'
 complete -c alarmctl -n "__fish_seen_subcommand_from alarm timer update" -l title -x -d 'Title'
 complete -c alarmctl -n "__fish_seen_subcommand_from alarm update" -l sound -r -a 'default beacon chime' -d 'Sound'
 complete -c alarmctl -n "__fish_seen_subcommand_from alarm update" -l snooze -x -d 'Snooze duration'

@@ -126,6 +126,21 @@ import Testing
         #expect(got[7] == ["weekdays", "weekends"], "\(shell): --days values")
     }
 
+    /// After `alarmctl COMMAND --` the shell offers exactly the options `alarmctl COMMAND --help`
+    /// lists (and --help), and after `alarmctl --` the global ones: completions and tool agree.
+    @Test(arguments: ["bash", "zsh", "fish"]) func offersTheOptionsAlarmctlTakes(shell: String) throws {
+        let help = try AlarmctlHelp()
+        var env = ProcessInfo.processInfo.environment
+        env["DBUS_SESSION_BUS_ADDRESS"] = "unix:path=/nonexistent/bus"
+        let commands = help.commands
+        let got = try completer(shell)(["alarmctl --"] + commands.map { "alarmctl \($0) --" }, env).map(Set.init)
+        try #require(got.count == commands.count + 1, "\(shell) answered \(got.count) of \(commands.count + 1) lines")
+        #expect(got[0] == help.globalOptions.union(["--help"]), "\(shell): global options")
+        for (command, offered) in zip(commands, got.dropFirst()) {
+            #expect(offered == help.options[command, default: []].union(["--help"]), "\(shell): options of \(command)")
+        }
+    }
+
     /// Ids and app ids come from the daemon through the real alarmctl (`__complete ids` /
     /// `__complete apps`), on the bus of the session or the one given with --address.
     @Test(arguments: ["bash", "zsh", "fish"]) func completesIdsFromTheDaemon(shell: String) throws {
