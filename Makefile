@@ -5,7 +5,7 @@ BINDIR = $(PREFIX)/bin
 DATADIR = $(PREFIX)/share
 MANDIR = $(DATADIR)/man
 
-.PHONY: deps build run test bench install uninstall clean
+.PHONY: deps build run test test-swift test-desktop bench install uninstall clean
 
 deps:
 	@scripts/install-deps
@@ -17,10 +17,24 @@ build: deps
 run: deps
 	scripts/run-alarmd
 
+# The whole suite, as the README's test command: unit and integration tests, then the desktop tests.
+test: test-swift test-desktop
+
 # Warnings are errors: the project builds with zero warnings in Swift 6 mode.
-test: deps
+test-swift: deps
 	swift build --build-tests -Xswiftc -warnings-as-errors
 	swift test --skip-build --disable-xctest
+
+# Desktop tests (tests/desktop): waybar in a headless sway, i3bar and polybar under Xvfb showing
+# `alarmctl panel`, screenshotted, read by OCR and clicked. Needs root (it creates the user the desktops
+# run as). Builds with the flags of `test`, so neither target rebuilds what the other built; one product
+# per `swift build` (given twice, --product builds only the last). ALARMCTL=PATH runs the tests against
+# another alarmctl (development only) and skips building it. Screenshots: test-artifacts/desktop/.
+test-desktop: deps
+	@scripts/install-desktop-deps
+	swift build --product alarmd -Xswiftc -warnings-as-errors
+	$(if $(ALARMCTL),,swift build --product alarmctl -Xswiftc -warnings-as-errors)
+	ALARMCTL="$(ALARMCTL)" tests/desktop/run
 
 bench: deps
 	bench/run
@@ -40,6 +54,8 @@ install: deps
 	sed 's|/usr/local/bin/alarmd|$(BINDIR)/alarmd|' systemd/alarmd.service | \
 		install -Dm644 /dev/stdin "$(DESTDIR)$(PREFIX)/lib/systemd/user/alarmd.service"
 	install -Dm644 config/alarmd.conf "$(DESTDIR)$(DATADIR)/doc/alarmd/alarmd.conf.example"
+	for f in icons/hicolor/*/apps/*.svg; do install -Dm644 "$$f" "$(DESTDIR)$(DATADIR)/$$f"; done
+	-command -v gtk-update-icon-cache >/dev/null && [ -z "$(DESTDIR)" ] && gtk-update-icon-cache -q -t "$(DATADIR)/icons/hicolor"
 	install -d "$(DESTDIR)$(DATADIR)/alarmd/sounds"
 	for f in sounds/*.oga; do [ -e "$$f" ] && install -m644 "$$f" "$(DESTDIR)$(DATADIR)/alarmd/sounds/"; done; true
 	install -Dm644 docs/man/alarmctl.1 "$(DESTDIR)$(MANDIR)/man1/alarmctl.1"
@@ -56,6 +72,7 @@ uninstall:
 	      "$(DESTDIR)$(DATADIR)/dbus-1/interfaces/org.alarmd.AlarmManager1.xml" \
 	      "$(DESTDIR)$(DATADIR)/dbus-1/interfaces/org.alarmd.Alarm1.xml" \
 	      "$(DESTDIR)$(PREFIX)/lib/systemd/user/alarmd.service"
+	for f in icons/hicolor/*/apps/*.svg; do rm -f "$(DESTDIR)$(DATADIR)/$$f"; done
 	rm -rf "$(DESTDIR)$(DATADIR)/alarmd" "$(DESTDIR)$(DATADIR)/doc/alarmd"
 	rm -f "$(DESTDIR)$(MANDIR)/man1/alarmctl.1" "$(DESTDIR)$(MANDIR)/man5/alarmd.conf.5" "$(DESTDIR)$(MANDIR)/man8/alarmd.8" \
 	      "$(DESTDIR)$(DATADIR)/bash-completion/completions/alarmctl" \

@@ -127,7 +127,12 @@ public enum PanelFormat: String, CaseIterable, Sendable {
             guard !view.text.isEmpty else { return "" }
             // Polybar reads %{…} as formatting tags even inside text.
             var out = view.text.replacingOccurrences(of: "%{", with: "% {")
-            if let c = view.color { out = "%{F\(c)}\(out)%{F-}" }
+            // A ringing alarm stands out as i3bar's urgent blocks do: white on its colour.
+            if view.mode == .alerting, let c = view.color {
+                out = "%{B\(c)}%{F#ffffff} \(out) %{F-}%{B-}"
+            } else if let c = view.color {
+                out = "%{F\(c)}\(out)%{F-}"
+            }
             if let id = view.alarmId {
                 let cmd = command.replacingOccurrences(of: ":", with: "\\:")
                 switch view.alarmState {

@@ -25,6 +25,15 @@ final class Alerts {
         }
     }
 
+    /// A notification server appeared (restarted, or started after alarmd): the ids of what the
+    /// old one showed mean nothing now, and every ringing alarm needs its buttons on the new one.
+    func notificationServerAppeared() {
+        shown.removeAll()
+        let ringing = daemon.engine.alarms.values.filter { $0.state == .alerting }
+        if !ringing.isEmpty { Log.info("notification server appeared: showing \(ringing.count) ringing alarm(s) again") }
+        for a in ringing { show(a, AlertText.alert(a, in: daemon.engine.timeZone), actions: AlertText.actions(a), critical: true) }
+    }
+
     /// Alarms already alerting when the daemon starts ring again.
     func resume() {
         for a in daemon.engine.alarms.values where a.state == .alerting { began(a) }
@@ -66,11 +75,27 @@ final class Alerts {
         inhibitor.set(ringer.isRinging)
     }
 
-    /// The alarm's own icon, or the symbolic one of its kind (also for `mdi:` names, which
-    /// notification servers do not know).
-    private func icon(of a: Alarm) -> String {
+    /// alarmd's own icon of the alarm's kind, shipped in hicolor so that every theme has it
+    /// (Debian 12's Adwaita has no `timer-symbolic`).
+    static func kindIcon(_ a: Alarm) -> String { a.kind == .timer ? "alarmd-timer" : "alarmd-alarm" }
+
+    /// The alarm's own icon where a notification server can find it (`mdi:` names it cannot).
+    private static func ownIcon(_ a: Alarm) -> String? {
         let icon = a.config.presentation.icon
-        return icon.isEmpty || icon.hasPrefix("mdi:") ? (a.kind == .timer ? "timer-symbolic" : "alarm-symbolic") : icon
+        return icon.isEmpty || icon.hasPrefix("mdi:") ? nil : icon
+    }
+
+    /// A notification about `a` as the app that set it: the app's name and icon from its desktop
+    /// entry and the spec's `desktop-entry` hint, the alarm's own icon as the image; alarmd's name and
+    /// icons for the user's own tools and apps without an entry.
+    private func notification(_ a: Alarm, _ text: (summary: String, body: String), category: String) -> Notification {
+        let app = a.appId.isEmpty ? nil : AppDirectory.describe(a.appId)
+        var hints: [(String, Value)] = [("category", .string(category)), ("x-alarmd-alarm-id", .string(a.id))]
+        if let entry = app?.desktopEntry { hints.append(("desktop-entry", .string(entry))) }
+        if let own = Alerts.ownIcon(a) { hints.append(("image-path", .string(own))) }
+        let appIcon = app.map(\.icon).flatMap { $0.isEmpty ? nil : $0 } ?? Alerts.ownIcon(a) ?? Alerts.kindIcon(a)
+        return Notification(appName: app?.name ?? "alarmd", icon: appIcon, summary: text.summary, body: text.body.markupEscaped,
+                            hints: hints)
     }
 
     private func began(_ a: Alarm) {
@@ -80,14 +105,13 @@ final class Alerts {
     }
 
     private func show(_ a: Alarm, _ text: (summary: String, body: String), actions: [(String, String)], critical: Bool) {
-        var hints: [(String, Value)] = [("urgency", .byte(critical ? 2 : 1)), ("category", .string("x-alarmd.alarm")),
-                                        ("x-alarmd-alarm-id", .string(a.id))]
+        var n = notification(a, text, category: "x-alarmd.alarm")
         // The daemon plays the sound itself: ask the server not to add its own.
-        hints.append(("suppress-sound", .bool(true)))
-        if critical { hints.append(("resident", .bool(true))) }
-        let n = Notification(replacesId: shown[a.id] ?? 0, icon: icon(of: a),
-                             summary: text.summary, body: text.body.markupEscaped, actions: actions, hints: hints,
-                             expireTimeout: critical ? 0 : -1)
+        n.hints += [("urgency", .byte(critical ? 2 : 1)), ("suppress-sound", .bool(true))]
+        if critical { n.hints.append(("resident", .bool(true))) }
+        n.replacesId = shown[a.id] ?? 0
+        n.actions = actions
+        n.expireTimeout = critical ? 0 : -1
         let id = a.id
         let gen = (generation[id] ?? 0) + 1
         generation[id] = gen
@@ -113,7 +137,7 @@ final class Alerts {
         guard !list.isEmpty else { return }
         let text = AlertText.missed(list, in: daemon.engine.timeZone)
         Log.info("missed: \(list.map(\.id).joined(separator: ", "))")
-        let n = Notification(icon: "alarm-symbolic", summary: text.summary, body: text.body.markupEscaped,
+        let n = Notification(icon: "alarmd-alarm", summary: text.summary, body: text.body.markupEscaped,
                              hints: [("urgency", .byte(1)), ("category", .string("x-alarmd.missed"))],
                              expireTimeout: 0)
         daemon.notifier.notify(n, events: { _ in }, done: { _ in })
@@ -121,11 +145,10 @@ final class Alerts {
 
     /// A silent countdown (`ring: false`) ended: a plain notification with its completion message.
     func completed(_ a: Alarm) {
-        let text = AlertText.completed(a)
         let p = a.config.presentation
-        let n = Notification(icon: icon(of: a), summary: text.summary, body: text.body.markupEscaped,
-                             actions: p.tapAction.isEmpty ? [] : [("default", "Open")],
-                             hints: [("urgency", .byte(1)), ("category", .string("x-alarmd.completed")), ("x-alarmd-alarm-id", .string(a.id))])
+        var n = notification(a, AlertText.completed(a), category: "x-alarmd.completed")
+        n.hints.append(("urgency", .byte(1)))
+        n.actions = p.tapAction.isEmpty ? [] : [("default", "Open")]
         let id = a.id, url = p.tapAction
         daemon.notifier.notify(n, events: { [unowned self] event in
             if case .action("default") = event, !url.isEmpty { self.actions.open(url: url, alarm: id) }

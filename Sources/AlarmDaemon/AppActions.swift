@@ -44,10 +44,11 @@ final class AppActions {
         do {
             try bus.callAsync("org.freedesktop.portal.Desktop", "/org/freedesktop/portal/desktop", "org.freedesktop.portal.OpenURI",
                               "OpenURI", args, timeoutUSec: 10_000_000) { [weak self] reply in
-                if reply.error == nil {
-                    Log.info("alarm \(alarm): opened \(url) through the OpenURI portal")
-                } else {
+                if let e = reply.error {
+                    Log.info("alarm \(alarm): the OpenURI portal did not open \(url) (\(e.name): \(e.message)); trying xdg-open")
                     self?.xdgOpen(url, alarm: alarm)
+                } else {
+                    Log.info("alarm \(alarm): opened \(url) through the OpenURI portal")
                 }
             }
         } catch {
@@ -57,7 +58,12 @@ final class AppActions {
 
     private func xdgOpen(_ url: String, alarm: String) {
         do {
-            try loop.spawnDetached("xdg-open", [url])
+            try loop.spawnDetached("xdg-open", [url]) { status, stderr in
+                guard status != 0 else { return Log.info("alarm \(alarm): xdg-open opened \(url)") }
+                let how = (status & 0x7f) == 0 ? "exited with status \((status >> 8) & 0xff)" : "was killed by signal \(status & 0x7f)"
+                let why = stderr.split(separator: "\n").last.map { ": \($0)" } ?? ""
+                Log.warning("alarm \(alarm): xdg-open could not open \(url): it \(how)\(why)")
+            }
             Log.info("alarm \(alarm): opening \(url) with xdg-open")
         } catch {
             Log.warning("alarm \(alarm): cannot open \(url): \(error)")

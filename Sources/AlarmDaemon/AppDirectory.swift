@@ -21,8 +21,16 @@ enum AppDirectory {
         return base == short ? [base] : [base, short]
     }
 
-    /// (display name, icon) of `app`, or the app id itself when no entry exists.
-    static func describe(_ app: String) -> (name: String, icon: String) {
+    /// An app as the user knows it: its entry's name and icon, and the entry's id for the
+    /// notification spec's `desktop-entry` hint (nil when the app has no entry).
+    struct Description: Equatable {
+        var name: String
+        var icon: String
+        var desktopEntry: String?
+    }
+
+    /// `app` as its desktop entry describes it, or the app id itself when no entry exists.
+    static func describe(_ app: String) -> Description {
         var candidates = ["applications/\(app).desktop"]
         var dirs = dataDirectories()
         if app.hasPrefix("snap.") {
@@ -36,9 +44,10 @@ enum AppDirectory {
             for c in candidates {
                 guard let text = try? String(contentsOfFile: dir + "/" + c, encoding: .utf8),
                       let name = DesktopEntry.displayName(text, languages: langs) else { continue }
-                return (name, KeyFile(text)["Desktop Entry", "Icon"] ?? "")
+                let entry = String(c.dropFirst("applications/".count).dropLast(".desktop".count))
+                return Description(name: name, icon: KeyFile(text)["Desktop Entry", "Icon"] ?? "", desktopEntry: entry)
             }
         }
-        return (app, "")
+        return Description(name: app, icon: "", desktopEntry: nil)
     }
 }

@@ -27,7 +27,8 @@ final class AuthorizationPrompter {
             return
         }
         prompts[app] = Prompt(waiters: waiter.map { [$0] } ?? [])
-        let (name, icon) = AppDirectory.describe(app)
+        let described = AppDirectory.describe(app)
+        let name = described.name, icon = described.icon
         let why = descriptions[app] ?? "It has not said why."
         let n = Notification(icon: icon.isEmpty ? "preferences-system-time" : icon,
                              summary: "Allow “\(name)” to ring alarms?",

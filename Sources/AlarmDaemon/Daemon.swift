@@ -62,6 +62,7 @@ public final class Daemon {
         notifier = try Notifier(bus: bus)
         prompter = AuthorizationPrompter(daemon: self)
         alerts = try Alerts(daemon: self, soundDirectories: soundDirectories)
+        notifier.onServerAppeared = { [unowned self] in self.alerts.notificationServerAppeared() }
         try bus.addMatch("type='signal',sender='org.freedesktop.DBus',interface='org.freedesktop.DBus',member='NameOwnerChanged'") { [unowned self] m in
             // A connection that went away loses its registered identity.
             if let args = try? m.readAll(), args.count == 3, case .string(let name) = args[0],

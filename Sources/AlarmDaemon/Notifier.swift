@@ -29,12 +29,21 @@ final class Notifier {
     private let bus: Bus
     private var handlers: [UInt32: (Event) -> Void] = [:]
 
+    /// Runs when a notification server takes the name: a restart, or the first one after alarmd.
+    var onServerAppeared: () -> Void = {}
+
     init(bus: Bus) throws(BusError) {
         self.bus = bus
         for member in ["ActionInvoked", "NotificationClosed"] {
             try bus.addMatch("type='signal',interface='\(Notifier.name)',path='\(Notifier.path)',member='\(member)'") { [unowned self] m in
                 self.dispatch(m)
             }
+        }
+        try bus.addMatch("type='signal',sender='org.freedesktop.DBus',interface='org.freedesktop.DBus',member='NameOwnerChanged',arg0='\(Notifier.name)'") { [unowned self] m in
+            guard let args = try? m.readAll(), args.count == 3, case .string(let owner) = args[2], !owner.isEmpty else { return }
+            // The old server's notifications went with it; their handlers would never fire again.
+            self.handlers.removeAll()
+            self.onServerAppeared()
         }
     }
 

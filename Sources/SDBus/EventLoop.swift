@@ -60,8 +60,19 @@ public final class EventLoop {
                   "watch signal \(signal)")
     }
 
-    /// Starts a helper program (`xdg-open`) and reaps it when it ends, without waiting for it.
-    public func spawnDetached(_ path: String, _ args: [String]) throws(BusError) {
+    /// Starts a helper program (`xdg-open`) and reaps it when it ends, without waiting for it;
+    /// `onExit` then gets its wait status (as `waitpid` gives it) and what it wrote to stderr.
+    public func spawnDetached(_ path: String, _ args: [String], onExit: @escaping (Int32, String) -> Void) throws(BusError) {
+        var fds: [Int32] = [-1, -1]
+        guard pipe(&fds) == 0 else { throw BusError(errno: -errno, "pipe") }
+        // The read end stays here; the child gets the write end as its stderr.
+        _ = fcntl(fds[0], F_SETFD, FD_CLOEXEC)
+        _ = fcntl(fds[0], F_SETFL, O_NONBLOCK)
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_adddup2(&actions, fds[1], 2)
+        posix_spawn_file_actions_addclose(&actions, fds[1])
         var attr = posix_spawnattr_t()
         posix_spawnattr_init(&attr)
         defer { posix_spawnattr_destroy(&attr) }
@@ -72,13 +83,20 @@ public final class EventLoop {
         let argv = ([path] + args).map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
         var pid: pid_t = 0
-        let r = posix_spawnp(&pid, path, nil, &attr, argv, environ)
-        if r != 0 { throw BusError(errno: -r, "spawn \(path)") }
-        // sd-event reaps the child (SIGCHLD is blocked by exitOnSignals) and frees the source.
+        let r = posix_spawnp(&pid, path, &actions, &attr, argv, environ)
+        close(fds[1])
+        if r != 0 {
+            close(fds[0])
+            throw BusError(errno: -r, "spawn \(path)")
+        }
+        // sd-event reaps the child (SIGCHLD is blocked by exitOnSignals); the box lives until then.
+        let box = Unmanaged.passRetained(ChildBox(stderr: fds[0], onExit: onExit)).toOpaque()
         var source: OpaquePointer?
-        if sd_event_add_child(handle, &source, pid, WEXITED, { _, _, _ in 0 }, nil) >= 0 {
+        if sd_event_add_child(handle, &source, pid, WEXITED, childTrampoline, box) >= 0 {
             sd_event_source_set_floating(source, 1)
             sd_event_source_unref(source)
+        } else {
+            Unmanaged<ChildBox>.fromOpaque(box).release()
         }
     }
 
@@ -142,6 +160,32 @@ public final class IOWatch {
     public func cancel() {
         sd_event_source_set_enabled(source, Int32(SD_EVENT_OFF))
     }
+}
+
+final class ChildBox {
+    let stderr: Int32
+    let onExit: (Int32, String) -> Void
+    init(stderr: Int32, onExit: @escaping (Int32, String) -> Void) {
+        self.stderr = stderr
+        self.onExit = onExit
+    }
+}
+
+private let childTrampoline: sd_event_child_handler_t = { _, info, userdata in
+    let box = Unmanaged<ChildBox>.fromOpaque(userdata!).takeRetainedValue()
+    var text = [UInt8]()
+    var chunk = [UInt8](repeating: 0, count: 4096)
+    while text.count < 65_536 {
+        let n = read(box.stderr, &chunk, chunk.count)
+        if n <= 0 { break }
+        text += chunk[0..<n]
+    }
+    close(box.stderr)
+    // Rebuild a waitpid-style status from the siginfo sd-event hands over.
+    let code = info!.pointee.si_code, status = info!.pointee._sifields._sigchld.si_status
+    let wait = code == CLD_EXITED ? (status & 0xff) << 8 : status & 0x7f
+    box.onExit(wait, String(decoding: text, as: UTF8.self))
+    return 0
 }
 
 final class IOBox {

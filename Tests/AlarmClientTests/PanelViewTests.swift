@@ -57,7 +57,8 @@ struct PanelViewTests {
 
         let polybar = PanelFormat.polybar.line(v, command: "/usr/bin/alarmctl --address 'unix:path=/x'")
         #expect(polybar.hasPrefix("%{A1:/usr/bin/alarmctl --address 'unix\\:path=/x' stop \(ringing.id):}%{A3:"))
-        #expect(polybar.contains("%{F#ff3b30}") && polybar.hasSuffix("%{A}%{A}"))
+        #expect(polybar.contains("%{B#ff3b30}%{F#ffffff} 🔔 Tea & <cake> %{F-}%{B-}") && polybar.hasSuffix("%{A}%{A}"),
+                "a ringing alarm: white on its colour")
         #expect(PanelFormat.plain.line(v) == "🔔 Tea & <cake>")
     }
 

@@ -423,7 +423,7 @@ private func syncMonitor(_ h: Harness, _ monitor: LiveCommand) throws {
         let id = try #require(AlarmID.id(fromPath: path))
         #expect(panel.waitFor(timeout: 8) { $0.last?.contains("🔔 Egg") == true })
         let line = try #require(panel.lines.last)
-        #expect(line.contains("%{F#30b0c7}") && line.contains("%{F-}"), "\(line)")
+        #expect(line.contains("%{B#30b0c7}%{F#ffffff}") && line.contains("%{F-}%{B-}"), "\(line)")
         // Run the left-click action as polybar does: the text between "%{A1:" and ":}", colons unescaped, through sh.
         let start = try #require(line.range(of: "%{A1:"))
         let end = try #require(line.range(of: ":}", range: start.upperBound..<line.endIndex))

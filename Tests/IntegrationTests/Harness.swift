@@ -37,6 +37,14 @@ final class Harness {
         try start()
     }
 
+    /// Starts the test notification server, or a new one in place of the running one (its
+    /// notifications go with it, as when a desktop's notification daemon restarts).
+    func startNotifier() throws {
+        notifier = nil
+        _ = eventually { !client.nameHasOwner("org.freedesktop.Notifications") }
+        notifier = try NotificationPeer(bus: bus)
+    }
+
     /// The client subscribes before the daemon starts, as a long-lived applet would: it sees what
     /// the daemon signals about its own start-up (alarms missed or due while it was down).
     func start() throws {
