@@ -3,6 +3,7 @@ PREFIX ?= /usr/local
 DESTDIR ?=
 BINDIR = $(PREFIX)/bin
 DATADIR = $(PREFIX)/share
+MANDIR = $(DATADIR)/man
 GNOME_EXT = alarmd@alarmd.org
 GNOME_EXT_DIR = $(DESTDIR)$(DATADIR)/gnome-shell/extensions/$(GNOME_EXT)
 
@@ -73,6 +74,13 @@ install: deps install-gnome-extension
 	-command -v gtk-update-icon-cache >/dev/null && [ -z "$(DESTDIR)" ] && gtk-update-icon-cache -q -t "$(DATADIR)/icons/hicolor"
 	install -d "$(DESTDIR)$(DATADIR)/alarmd/sounds"
 	for f in sounds/*.oga; do [ -e "$$f" ] && install -m644 "$$f" "$(DESTDIR)$(DATADIR)/alarmd/sounds/"; done; true
+	install -Dm644 docs/man/alarmctl.1 "$(DESTDIR)$(MANDIR)/man1/alarmctl.1"
+	install -Dm644 docs/man/alarmd.conf.5 "$(DESTDIR)$(MANDIR)/man5/alarmd.conf.5"
+	install -Dm644 docs/man/alarmd.8 "$(DESTDIR)$(MANDIR)/man8/alarmd.8"
+	install -Dm644 completions/alarmctl.bash "$(DESTDIR)$(DATADIR)/bash-completion/completions/alarmctl"
+	install -Dm644 completions/_alarmctl "$(DESTDIR)$(DATADIR)/zsh/vendor-completions/_alarmctl"
+	install -Dm644 completions/alarmctl.fish "$(DESTDIR)$(DATADIR)/fish/vendor_completions.d/alarmctl.fish"
+	install -Dm644 dbus/alarmd-qt.h "$(DESTDIR)$(PREFIX)/include/alarmd/alarmd-qt.h"
 
 # The GNOME Shell extension, with its translations (then: gnome-extensions enable $(GNOME_EXT)).
 install-gnome-extension:
@@ -91,6 +99,11 @@ uninstall:
 	      "$(DESTDIR)$(PREFIX)/lib/systemd/user/alarmd.service"
 	for f in icons/hicolor/*/apps/*.svg; do rm -f "$(DESTDIR)$(DATADIR)/$$f"; done
 	rm -rf "$(DESTDIR)$(DATADIR)/alarmd" "$(DESTDIR)$(DATADIR)/doc/alarmd" "$(GNOME_EXT_DIR)"
+	rm -f "$(DESTDIR)$(MANDIR)/man1/alarmctl.1" "$(DESTDIR)$(MANDIR)/man5/alarmd.conf.5" "$(DESTDIR)$(MANDIR)/man8/alarmd.8" \
+	      "$(DESTDIR)$(DATADIR)/bash-completion/completions/alarmctl" \
+	      "$(DESTDIR)$(DATADIR)/zsh/vendor-completions/_alarmctl" \
+	      "$(DESTDIR)$(DATADIR)/fish/vendor_completions.d/alarmctl.fish"
+	rm -rf "$(DESTDIR)$(PREFIX)/include/alarmd"
 
 clean:
 	swift package clean

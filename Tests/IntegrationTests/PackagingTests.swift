@@ -9,9 +9,12 @@ import Testing
 @Suite(.serialized) struct PackagingTests {
     /// An element in a canonical, order-preserving form: tag, sorted attributes, children.
     /// Whitespace and comments do not matter; attribute order and empty-vs-self-closed do not either.
+    /// Qt's type annotations (`org.qtproject.*`) are for Qt's code generator only; sd-bus cannot emit them.
     func canonical(_ e: XMLElement) -> String {
         let attrs = (e.attributes ?? []).map { "\($0.name ?? "")=\($0.stringValue ?? "")" }.sorted().joined(separator: " ")
-        let children = (e.children ?? []).compactMap { $0 as? XMLElement }.map(canonical).joined()
+        let children = (e.children ?? []).compactMap { $0 as? XMLElement }
+            .filter { !($0.name == "annotation" && ($0.attribute(forName: "name")?.stringValue ?? "").hasPrefix("org.qtproject.")) }
+            .map(canonical).joined()
         return "<\(e.name ?? "") \(attrs)>\(children)</>"
     }
 
@@ -73,6 +76,59 @@ import Testing
         #expect(try client.call("GetAuthorizationState") == [.string("authorized")])
         #expect(client.nameHasOwner(managerName))
         #expect(FileManager.default.fileExists(atPath: state.path + "/alarmd.sqlite"))
+    }
+
+    /// `make install DESTDIR=… PREFIX=/usr` puts every file where the system looks for it, and
+    /// `make uninstall` takes every installed file away again.
+    @Test func makeInstallAndUninstall() throws {
+        let root = TempDir("alarmd-destdir")
+        // make install builds the release binaries, but a build cannot run inside `swift test`
+        // (which holds the build directory's lock) and would take minutes: a stand-in for `swift`
+        // hands make the products this test runs next to instead.
+        let tools = TempDir("alarmd-tools")
+        let swift = """
+            #!/bin/sh
+            case " $* " in *" --show-bin-path "*) echo '\(Products.directory)' ;; esac
+            """
+        try swift.write(toFile: tools.path + "/swift", atomically: true, encoding: .utf8)
+        chmod(tools.path + "/swift", 0o755)
+        var env = ProcessInfo.processInfo.environment
+        env["PATH"] = tools.path + ":" + (env["PATH"] ?? "/usr/bin:/bin")
+
+        let install = try runCommand("/usr/bin/make", ["-C", Products.sourceRoot, "install", "DESTDIR=\(root.path)", "PREFIX=/usr"], environment: env)
+        try #require(install.status == 0, "make install: \(install.err)")
+        let copies = [("docs/man/alarmctl.1", "usr/share/man/man1/alarmctl.1"),
+                      ("docs/man/alarmd.conf.5", "usr/share/man/man5/alarmd.conf.5"),
+                      ("docs/man/alarmd.8", "usr/share/man/man8/alarmd.8"),
+                      ("completions/alarmctl.bash", "usr/share/bash-completion/completions/alarmctl"),
+                      ("completions/_alarmctl", "usr/share/zsh/vendor-completions/_alarmctl"),
+                      ("completions/alarmctl.fish", "usr/share/fish/vendor_completions.d/alarmctl.fish"),
+                      ("dbus/alarmd-qt.h", "usr/include/alarmd/alarmd-qt.h"),
+                      ("dbus/org.alarmd.AlarmManager1.xml", "usr/share/dbus-1/interfaces/org.alarmd.AlarmManager1.xml"),
+                      ("dbus/org.alarmd.Alarm1.xml", "usr/share/dbus-1/interfaces/org.alarmd.Alarm1.xml"),
+                      ("config/alarmd.conf", "usr/share/doc/alarmd/alarmd.conf.example")]
+        for (source, installed) in copies {
+            let want = FileManager.default.contents(atPath: Products.sourceRoot + "/" + source)
+            let got = FileManager.default.contents(atPath: root.path + "/" + installed)
+            #expect(got != nil, "make install did not install /\(installed)")
+            #expect(got == nil || got == want, "/\(installed) differs from \(source)")
+        }
+        for installed in ["usr/bin/alarmd", "usr/share/dbus-1/services/org.alarmd.AlarmManager1.service",
+                          "usr/lib/systemd/user/alarmd.service"] {
+            #expect(FileManager.default.fileExists(atPath: root.path + "/" + installed), "make install did not install /\(installed)")
+        }
+        // bash-completion finds a command's completion by the command's name.
+        let bash = try runCommand("/bin/bash", ["-c", "source \(root.path)/usr/share/bash-completion/completions/alarmctl && complete -p alarmctl"])
+        #expect(bash.out.hasPrefix("complete -F "), "the installed bash completion does not register for alarmctl: \(bash.err)")
+
+        let uninstall = try runCommand("/usr/bin/make", ["-C", Products.sourceRoot, "uninstall", "DESTDIR=\(root.path)", "PREFIX=/usr"], environment: env)
+        #expect(uninstall.status == 0, "make uninstall: \(uninstall.err)")
+        let left = (FileManager.default.enumerator(atPath: root.path)?.allObjects as? [String] ?? [])
+            .filter { path in
+                var isDirectory: ObjCBool = false
+                return FileManager.default.fileExists(atPath: root.path + "/" + path, isDirectory: &isDirectory) && !isDirectory.boolValue
+            }
+        #expect(left.isEmpty, "make uninstall left \(left.sorted())")
     }
 
     /// Every `busctl` example of the README runs against a real daemon: it succeeds, or reaches

@@ -11,9 +11,12 @@ public final class ChildProcess {
     public private(set) var exitStatus: Int32?
 
     /// `stdoutPipe` receives the child's stdout when given, `stdinPipe` feeds its stdin; stderr goes
-    /// to `stderrPath` (or /dev/null).
+    /// to `stderrPath` (or /dev/null). `ownProcessGroup`: the child leads a new process group (as a
+    /// shell job in a terminal does), so that `signalGroup` reaches it and everything it starts,
+    /// and nothing of the test runner.
     public init(_ path: String, _ args: [String], environment: [String: String]? = nil,
-                stdoutPipe: Int32? = nil, stdinPipe: Int32? = nil, stderrPath: String? = nil) throws {
+                stdoutPipe: Int32? = nil, stdinPipe: Int32? = nil, stderrPath: String? = nil,
+                ownProcessGroup: Bool = false) throws {
         name = (path as NSString).lastPathComponent
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
@@ -39,7 +42,12 @@ public final class ChildProcess {
         sigfillset(&all)
         posix_spawnattr_setsigmask(&attr, &empty)
         posix_spawnattr_setsigdefault(&attr, &all)
-        posix_spawnattr_setflags(&attr, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        var flags = POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF
+        if ownProcessGroup {
+            posix_spawnattr_setpgroup(&attr, 0)
+            flags |= POSIX_SPAWN_SETPGROUP
+        }
+        posix_spawnattr_setflags(&attr, Int16(flags))
 
         let env = (environment ?? ProcessInfo.processInfo.environment).map { "\($0.key)=\($0.value)" }
         let argv = ([path] + args).map { strdup($0) } + [nil]
@@ -56,6 +64,11 @@ public final class ChildProcess {
 
     public func signal(_ sig: Int32) {
         if !reaped { kill(pid, sig) }
+    }
+
+    /// Signals the child's whole process group, as a terminal does on Ctrl-C (needs `ownProcessGroup`).
+    public func signalGroup(_ sig: Int32) {
+        kill(-pid, sig)
     }
 
     /// Waits for the child to end, up to `timeout` seconds; returns its wait status or nil.
