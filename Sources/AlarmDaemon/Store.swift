@@ -112,18 +112,28 @@ final class Store {
 
     /// Writes a whole mutation atomically; throws (and writes nothing) on any failure.
     func commit(_ m: Mutation) throws {
-        guard !m.isEmpty else { return }
+        try commit([m])
+    }
+
+    /// Writes several mutations in one transaction (one fsync): all of them or, on any failure, none.
+    func commit(_ batch: [Mutation]) throws {
+        let batch = batch.filter { !$0.isEmpty }
+        guard !batch.isEmpty else { return }
         try transaction {
-            for a in m.upserts {
-                let data = try encoder.encode(a)
-                try run("INSERT OR REPLACE INTO alarms (id, app_id, data) VALUES (?, ?, ?)", [.text(a.id), .text(a.appId), .blob(data)])
-            }
-            for r in m.removals {
-                try run("DELETE FROM alarms WHERE id = ?", [.text(r.alarm.id)])
-            }
-            for (app, state) in m.authorizations {
-                try run("INSERT OR REPLACE INTO authorizations (app_id, state) VALUES (?, ?)", [.text(app), .text(state.rawValue)])
-            }
+            for m in batch { try write(m) }
+        }
+    }
+
+    private func write(_ m: Mutation) throws {
+        for a in m.upserts {
+            let data = try encoder.encode(a)
+            try run("INSERT OR REPLACE INTO alarms (id, app_id, data) VALUES (?, ?, ?)", [.text(a.id), .text(a.appId), .blob(data)])
+        }
+        for r in m.removals {
+            try run("DELETE FROM alarms WHERE id = ?", [.text(r.alarm.id)])
+        }
+        for (app, state) in m.authorizations {
+            try run("INSERT OR REPLACE INTO authorizations (app_id, state) VALUES (?, ?)", [.text(app), .text(state.rawValue)])
         }
     }
 
