@@ -31,7 +31,7 @@ let package = Package(
 
         .executableTarget(name: "alarmd", dependencies: ["AlarmDaemon"], path: "Sources/alarmd"),
         .executableTarget(name: "alarmctl", dependencies: ["AlarmClient", "AlarmCore", "SDBus"], path: "Sources/alarmctl"),
-        .executableTarget(name: "alarmd-bench", dependencies: ["AlarmCore", "SDBus", "TestSupport"], path: "bench/AlarmBench"),
+        .executableTarget(name: "alarmd-bench", dependencies: ["AlarmCore", "SDBus", "CSystemd", "TestSupport"], path: "bench/AlarmBench"),
 
         // Test peers speaking published protocols: notification server, app, logind.
         .executableTarget(name: "alarmd-test-peer", dependencies: ["SDBus", "AlarmCore"], path: "Tests/TestPeer"),
@@ -39,7 +39,7 @@ let package = Package(
         .testTarget(name: "DaemonTests", dependencies: ["AlarmDaemon", "SDBus"], path: "Tests/DaemonTests"),
         .testTarget(name: "AlarmCoreTests", dependencies: ["AlarmCore"], path: "Tests/AlarmCoreTests"),
         .testTarget(name: "AlarmClientTests", dependencies: ["AlarmClient", "AlarmCore"], path: "Tests/AlarmClientTests"),
-        .testTarget(name: "IntegrationTests", dependencies: ["TestSupport", "SDBus", "AlarmCore", "AlarmClient", "CSystemd", "alarmd", "alarmctl", "alarmd-test-peer"],
+        .testTarget(name: "IntegrationTests", dependencies: ["TestSupport", "SDBus", "AlarmCore", "AlarmClient", "CSystemd", "alarmd", "alarmctl", "alarmd-test-peer", "alarmd-bench"],
                     path: "Tests/IntegrationTests"),
     ],
     swiftLanguageModes: [.v6]

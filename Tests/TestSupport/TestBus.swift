@@ -7,6 +7,8 @@ public final class TestBus {
     public let address: String
     public let dir: TempDir
     private let process: ChildProcess
+    /// The dbus-daemon's pid (a benchmark kills it on Ctrl-C; a test never needs it).
+    public var pid: pid_t { process.pid }
 
     /// `serviceDirectory`: a directory of D-Bus activation files this bus may use.
     public init(serviceDirectory: String? = nil) throws {

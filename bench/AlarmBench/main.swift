@@ -1,92 +1,136 @@
-import AlarmCore
 import Foundation
 import Glibc
 import TestSupport
 
-// Scheduling and cancelling cost as the number of alarms grows. Figures are ratios against the
-// smallest size measured in the same run: absolute times on shared machines mean little.
+// alarmd-bench: `make bench` (bench/run). Every figure beside a baseline measured in the same run
+// (the machines are shared and noisy, absolute figures mean little), its ratio, and its target.
+// See BenchConfig.usage; worker processes are this program again (`--worker`).
 
-func nowSeconds() -> Double { Date().timeIntervalSince1970 }
+struct Machine: Codable {
+    var nproc: Int
+    var cpu: String
+    var kernel: String
+    var memory_mib: Int
+    var load_average: String
 
-let clock = ManualClock(1_772_442_000 * usecPerSecond)
-let probes = 5_000
-
-func config(_ i: Int) -> [String: Value] {
-    ["title": .string("bench \(i)"), "duration": .uint32(UInt32(60 + (i * 7919) % 86_000))]
-}
-
-func measure(size: Int) -> (schedule: Double, cancel: Double, due: Double) {
-    let engine = AlarmEngine(clock: clock, timeZone: TimeZone(identifier: "UTC")!)
-    for i in 0..<size {
-        engine.apply(try! engine.planSchedule(app: "", id: "", configuration: config(i)))
+    static func current() -> Machine {
+        let cpu = procFile("/proc/cpuinfo").split(separator: "\n").first { $0.hasPrefix("model name") }
+            .map { String($0.split(separator: ":", maxSplits: 1).last ?? "").trimmingCharacters(in: .whitespaces) } ?? "?"
+        var u = utsname()
+        uname(&u)
+        let kernel = withUnsafeBytes(of: &u.release) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+        let mem = (statusField(procFile("/proc/meminfo"), "MemTotal") ?? 0) / 1024
+        return Machine(nproc: Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))), cpu: cpu, kernel: kernel, memory_mib: mem,
+                       load_average: procFile("/proc/loadavg").split(separator: " ").prefix(3).joined(separator: " "))
     }
-    var ids: [String] = []
-    ids.reserveCapacity(probes)
-    let t0 = nowSeconds()
-    for i in 0..<probes {
-        let m = try! engine.planSchedule(app: "", id: "", configuration: config(size + i))
-        engine.apply(m)
-        ids.append(m.upserts[0].id)
+}
+
+struct Report: Codable {
+    var date: String
+    var label: String
+    var machine: Machine
+    var seed: UInt64
+    var tiny: Bool
+    var alarmd: String
+    var arguments: [String]
+    var figure1: Figure1?
+    var figure2: Figure2?
+    var figure3: Figure3?
+    var figure4: Figure4?
+    var figure5: Figure5?
+    var errors: [String] = []
+    var duration_s: Double = 0
+    var complete = false
+}
+
+func write(_ report: Report, to path: String) {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+    // NaN and infinities (a figure that could not be measured) become strings rather than failing.
+    encoder.nonConformingFloatEncodingStrategy = .convertToString(positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
+    do {
+        try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        try encoder.encode(report).write(to: URL(fileURLWithPath: path))
+    } catch {
+        say("cannot write \(path): \(error)")
     }
-    let t1 = nowSeconds()
-    for id in ids { engine.apply(try! engine.planCancel(app: "", id: id)) }
-    let t2 = nowSeconds()
-    // Finding what is due must not scan every alarm: nothing is due at the start.
-    for _ in 0..<probes { _ = engine.planDue() }
-    let t3 = nowSeconds()
-    precondition(engine.count == size)
-    let us = 1e6 / Double(probes)
-    return ((t1 - t0) * us, (t2 - t1) * us, (t3 - t2) * us)
 }
 
-func residentBytes() -> Int {
-    let statm = (try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8)) ?? "0 0"
-    return (Int(statm.split(separator: " ")[1]) ?? 0) * Int(sysconf(Int32(_SC_PAGESIZE)))
+func benchMain(_ args: [String]) -> Int32 {
+    if args.first == "--worker", args.count >= 2 {
+        do {
+            switch args[1] {
+            case "call": return try Worker.call(Array(args.dropFirst(2)))
+            case "fill": return try Worker.fill(Array(args.dropFirst(2)))
+            default: throw BenchError("unknown worker \(args[1])")
+            }
+        } catch {
+            FileHandle.standardError.write(Data("alarmd-bench worker: \(error)\n".utf8))
+            return 1
+        }
+    }
+    if args.first == "--memory", args.count == 2, let n = Int(args[1]) { return coreMemoryChild(n) }
+
+    let cfg: BenchConfig
+    do { cfg = try BenchConfig.parse(args) } catch {
+        say("\(error)")
+        return 2
+    }
+    guard FileManager.default.isExecutableFile(atPath: cfg.alarmd) else {
+        say("no alarmd at \(cfg.alarmd): build it (swift build -c release --product alarmd) or pass --alarmd PATH")
+        return 2
+    }
+    Children.installHandlers()
+    let started = monoUSec()
+    let formatter = ISO8601DateFormatter()
+    formatter.timeZone = TimeZone(identifier: "UTC")
+    var report = Report(date: formatter.string(from: Date()), label: cfg.label, machine: .current(), seed: cfg.seed, tiny: cfg.tiny,
+                        alarmd: cfg.alarmd, arguments: args)
+    say("alarmd-bench \(cfg.tiny ? "--tiny (checks that the benchmark runs; its figures mean nothing) " : "")seed \(cfg.seed) (--seed N repeats a run)")
+    say("machine: \(report.machine.nproc) CPUs (\(report.machine.cpu)), Linux \(report.machine.kernel), load \(report.machine.load_average)")
+    say("alarmd: \(cfg.alarmd); results: \(cfg.out)")
+
+    var failed = false
+    // Everything the run creates lives under one directory, removed at the end (and on Ctrl-C).
+    do {
+        let work = TempDir("alarmd-bench")
+        if cfg.keep { say("work directory (kept): \(work.path)") }
+        defer {
+            if cfg.keep {
+                // TempDir removes its directory; a kept one is moved out of its way first.
+                let kept = work.path + "-kept"
+                try? FileManager.default.moveItem(atPath: work.path, toPath: kept)
+                say("kept: \(kept)")
+            }
+        }
+        func step(_ n: Int, _ body: () throws -> Void) {
+            guard cfg.figures.contains(n), Children.interrupted == 0 else { return }
+            do { try body() } catch {
+                failed = true
+                report.errors.append("figure \(n): \(error)")
+                say("figure \(n) failed: \(error)")
+            }
+            report.duration_s = Double(monoUSec() - started) / 1e6
+            write(report, to: cfg.out)
+        }
+        step(1) { report.figure1 = try figure1(cfg, work: work.path) }
+        step(2) { report.figure2 = try figure2(cfg, work: work.path) }
+        if cfg.figures.contains(3) || cfg.figures.contains(4) {
+            step(cfg.figures.contains(4) ? 4 : 3) {
+                let (f3, f4) = try figures34(cfg, work: work.path, want3: cfg.figures.contains(3), want4: cfg.figures.contains(4))
+                report.figure3 = f3
+                report.figure4 = f4
+            }
+        }
+        step(5) { report.figure5 = try figure5(cfg, work: work.path) }
+    }
+    report.duration_s = Double(monoUSec() - started) / 1e6
+    report.complete = !failed && Children.interrupted == 0
+    write(report, to: cfg.out)
+    say("")
+    say(String(format: "done in %.0f s%@; results in %@", report.duration_s, failed ? " with errors" : "", cfg.out))
+    if Children.interrupted != 0 { return 128 + Children.interrupted }
+    return failed ? 1 : 0
 }
 
-if let i = CommandLine.arguments.firstIndex(of: "--memory"), let n = Int(CommandLine.arguments[i + 1]) {
-    let before = residentBytes()
-    let engine = AlarmEngine(clock: clock, timeZone: TimeZone(identifier: "UTC")!)
-    for i in 0..<n { engine.apply(try! engine.planSchedule(app: "", id: "", configuration: config(i))) }
-    print(Double(residentBytes() - before) / Double(n))
-    withExtendedLifetime(engine) {}
-    exit(0)
-}
-
-_ = measure(size: 1_000) // warm-up
-let sizes = [1_000, 10_000, 100_000]
-var base: (schedule: Double, cancel: Double, due: Double)?
-print("alarms    schedule µs/op (×base)   cancel µs/op (×base)   planDue µs (×base)")
-for n in sizes {
-    let r = measure(size: n)
-    let b = base ?? r
-    base = b
-    print(String(format: "%7d    %8.2f (×%.2f)          %8.2f (×%.2f)        %8.3f (×%.2f)",
-                 n, r.schedule, r.schedule / b.schedule, r.cancel, r.cancel / b.cancel, r.due, r.due / b.due))
-}
-print("O(log n) from 1,000 to 100,000 alarms predicts at most ×\(String(format: "%.2f", log2(100_000.0) / log2(1_000.0))) (plus cache effects); O(n) would be ×100.")
-
-// Memory: resident bytes per alarm held by the engine (model, configuration, both deadline indexes),
-// each size measured in a fresh process so freed memory of other runs cannot hide growth; against
-// the same figure at 10,000 alarms. Flat means memory grows linearly with the alarm count.
-print("")
-print("alarms    resident bytes/alarm (×base)")
-var memoryBase: Double?
-for n in [10_000, 100_000] {
-    let out = TempDir("alarmd-bench-mem")
-    let fd = open(out.path + "/out", O_WRONLY | O_CREAT, 0o644)
-    let child = try ChildProcess(CommandLine.arguments[0], ["--memory", String(n)], stdoutPipe: fd)
-    child.wait(timeout: 120)
-    close(fd)
-    let b = Double((try? String(contentsOfFile: out.path + "/out", encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "") ?? .nan
-    memoryBase = memoryBase ?? b
-    print(String(format: "%7d    %8.0f (×%.2f)", n, b, b / memoryBase!))
-}
-
-// The same daemon the user runs: the release alarmd beside this benchmark.
-let alarmdPath = (CommandLine.arguments[0] as NSString).deletingLastPathComponent + "/alarmd"
-if FileManager.default.isExecutableFile(atPath: alarmdPath) {
-    try busBench(alarmd: alarmdPath)
-} else {
-    print("(no alarmd beside the benchmark: build it with `swift build -c release` for the bus figures)")
-}
+exit(benchMain(Array(CommandLine.arguments.dropFirst())))

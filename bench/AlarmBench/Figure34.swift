@@ -1,0 +1,357 @@
+import AlarmCore
+import CSystemd
+import Foundation
+import Glibc
+import SDBus
+import TestSupport
+
+// Figures 3 and 4 share one daemon filled step by step to 1k, 10k and 100k far-future alarms.
+// Figure 4, at each size: Schedule and Cancel latency (a few hundred synchronous calls each at that
+// size), resident memory, the store on disk, reading every alarm back (GetAlarms, and all pages of
+// GetAlarmsPage), and the time from spawning alarmd after `kill -9` to its name being owned;
+// ratios against the 1k values, and an empty store's idle RSS as baseline. Figure 3, at 10k:
+// wake-ups and syscalls of the (restarted) daemon while nobody calls it, against an alarmd with an
+// empty store on its own bus measured in the same window.
+
+struct StoreBytes: Codable {
+    var db: Int
+    var wal: Int
+    var shm: Int
+    var db_and_wal: Int { db + wal }
+}
+
+struct SizeRow: Codable {
+    var target: Int
+    var size: Int
+    var fill_s: Double
+    var fill_per_s: Double
+    var fill_limit_hits: Int
+    var fill_errors: Int
+    var fill_first_error: String?
+    var schedule: Latency
+    var cancel: Latency
+    var rss_kib: Int
+    var rss_anon_kib: Int
+    var rss_after_restart_kib: Int
+    var rss_after_restart_anon_kib: Int
+    var store: StoreBytes
+    var get_alarms_us: Double?
+    var get_alarms_error: String?
+    var get_alarms_count: Int
+    var pages_us: Double
+    var pages: Int
+    var pages_count: Int
+    var restart_s: Double
+}
+
+struct Figure4: Codable {
+    var empty_rss_kib: Int
+    var empty_rss_anon_kib: Int
+    var empty_start_s: Double
+    var fill_workers: Int
+    var fill_in_flight_per_worker: Int
+    var fill_budget_s: Double
+    var fill_total_s: Double
+    var reached_all_sizes: Bool
+    var rows: [SizeRow]
+    var targets: [Target]
+}
+
+struct IdleCounts: Codable {
+    var threads: Int
+    var voluntary_switches: Int
+    var involuntary_switches: Int
+    /// Times a thread of the process was put on a CPU (schedstat): every wake-up.
+    var wakeups: Int
+    var cpu_ms: Double
+    var wakeups_per_min: Double
+    /// From `strace -f -c` attached for its own window; nil when strace is missing or not allowed.
+    var syscalls: Int?
+    var syscalls_per_min: Double?
+    var syscalls_by_name: [String: Int]
+    var rss_kib: Int
+}
+
+struct Figure3: Codable {
+    var alarms_pending: Int
+    var window_s: Double
+    var strace_window_s: Double
+    var pending: IdleCounts
+    var empty: IdleCounts
+    var targets: [Target]
+}
+
+/// Counts the elements of the array at the message's read position (without decoding them).
+func countArray(_ m: Message, _ element: String) -> Int {
+    guard sd_bus_message_enter_container(m.handle, CChar(UInt8(ascii: "a")), element) > 0 else { return 0 }
+    var n = 0
+    while sd_bus_message_skip(m.handle, element) > 0 { n += 1 }
+    sd_bus_message_exit_container(m.handle)
+    return n
+}
+
+final class ScaleRun {
+    let cfg: BenchConfig
+    let work: String
+    let bus: BenchBus
+    let daemon: BenchDaemon
+    var size = 0
+    var fillSeconds = 0.0
+    var rng: SeededRandom
+
+    init(_ cfg: BenchConfig, work: String) throws {
+        self.cfg = cfg
+        self.work = work
+        rng = SeededRandom(seed: cfg.seed &+ 4)
+        bus = try BenchBus()
+        daemon = try BenchDaemon(cfg, bus: bus, stateDir: work + "/fig4")
+    }
+
+    /// Schedules alarms until there are `target`, or the fill budget's deadline passes.
+    func fill(to target: Int, deadline: UInt64) throws -> FillRun {
+        let r = try runFillWorkers(address: bus.address, count: target - size, workers: cfg.fillWorkers, depth: cfg.fillDepth,
+                                   seed: cfg.seed &+ UInt64(target), tag: "\(target)", deadline: deadline, dir: work)
+        size += r.done
+        fillSeconds += r.seconds
+        return r
+    }
+
+    /// Synchronous Schedule, then Cancel of the same alarms: the size is the same after.
+    func samples() throws -> (schedule: Latency, cancel: Latency) {
+        var ids: [String] = []
+        var sl: [Double] = [], cl: [Double] = []
+        for i in 0..<cfg.samples {
+            let o = try daemon.control.sync("Schedule", farFutureAlarm("sample \(i)", &rng))
+            if let e = o.error { throw BenchError("Schedule: \(e)") }
+            guard case .objectPath(let p)? = try o.message.readAll().first, let id = AlarmID.id(fromPath: p) else {
+                throw BenchError("Schedule gave no path")
+            }
+            sl.append(o.latency)
+            ids.append(id)
+        }
+        for id in ids {
+            let o = try daemon.control.sync("Cancel", [.string(id)])
+            if let e = o.error { throw BenchError("Cancel: \(e)") }
+            cl.append(o.latency)
+        }
+        return (Latency(sl), Latency(cl))
+    }
+
+    func getAlarms() throws -> (us: Double?, error: String?, count: Int) {
+        let o = try daemon.control.sync("GetAlarms")
+        if let e = o.error { return (nil, e.name, 0) }
+        return (o.latency, nil, countArray(o.message, "a{sv}"))
+    }
+
+    func pages() throws -> (us: Double, pages: Int, count: Int) {
+        let t0 = monoUSec()
+        var after = "", pages = 0, count = 0
+        repeat {
+            let o = try daemon.control.sync("GetAlarmsPage", [.string(after), .uint32(UInt32(cfg.pageSize))])
+            if let e = o.error { throw BenchError("GetAlarmsPage: \(e)") }
+            count += countArray(o.message, "a{sv}")
+            guard case .string(let next)? = try o.message.read() else { throw BenchError("GetAlarmsPage: no next_after_id") }
+            after = next
+            pages += 1
+        } while !after.isEmpty
+        return (Double(monoUSec() - t0), pages, count)
+    }
+}
+
+/// Attaches `strace -f -c` for `seconds`; nil when strace is not there or may not attach.
+final class SyscallCount {
+    let child: Child?
+    let out: String
+    let err: String
+
+    init(pid: pid_t, dir: String, label: String) {
+        out = "\(dir)/strace-\(label).out"
+        err = "\(dir)/strace-\(label).err"
+        child = FileManager.default.isExecutableFile(atPath: "/usr/bin/strace")
+            ? try? Child("/usr/bin/strace", ["-f", "-c", "-o", out, "-p", String(pid)], stderrPath: err) : nil
+    }
+
+    /// Waits until strace says it attached.
+    func attached() throws -> Bool {
+        guard let child else { return false }
+        let deadline = monoUSec() + 5_000_000
+        while !procFile(err).contains("attached") {
+            if child.exited || monoUSec() > deadline { return false }
+            try pause(0.01)
+        }
+        return true
+    }
+
+    /// Detaches (SIGINT) and reads the summary: calls per syscall.
+    func finish() -> [String: Int]? {
+        guard let child else { return nil }
+        child.signal(SIGINT)
+        child.wait(timeout: 10)
+        guard procFile(err).contains("attached") else { return nil }
+        var calls: [String: Int] = [:]
+        for line in procFile(out).split(separator: "\n") {
+            let t = line.split(separator: " ")
+            guard t.count >= 5, let name = t.last, name != "total", let n = Int(t[3]) else { continue }
+            calls[String(name)] = n
+        }
+        return calls
+    }
+}
+
+/// Idle counts of two daemons over the same windows: scheduler counters first (nothing attached),
+/// then syscalls with strace attached.
+func measureIdle(_ a: pid_t, _ b: pid_t, window: Double, dir: String) throws -> (IdleCounts, IdleCounts) {
+    let a0 = SchedCounters.read(a), b0 = SchedCounters.read(b)
+    try pause(window)
+    let a1 = SchedCounters.read(a) - a0, b1 = SchedCounters.read(b) - b0
+    let sa = SyscallCount(pid: a, dir: dir, label: "pending"), sb = SyscallCount(pid: b, dir: dir, label: "empty")
+    let attached = try sa.attached() && sb.attached()
+    if attached { try pause(window) }
+    let ca = sa.finish(), cb = sb.finish()
+    func counts(_ c: SchedCounters, _ calls: [String: Int]?, _ pid: pid_t) -> IdleCounts {
+        let total = attached ? calls.map { $0.values.reduce(0, +) } : nil
+        return IdleCounts(threads: c.threads, voluntary_switches: c.voluntary, involuntary_switches: c.involuntary, wakeups: c.runs,
+                          cpu_ms: Double(c.cpuNs) / 1e6, wakeups_per_min: Double(c.runs) * 60 / window,
+                          syscalls: total, syscalls_per_min: total.map { Double($0) * 60 / window },
+                          syscalls_by_name: attached ? calls ?? [:] : [:], rss_kib: rssKiB(pid))
+    }
+    return (counts(a1, ca, a), counts(b1, cb, b))
+}
+
+func figures34(_ cfg: BenchConfig, work: String, want3: Bool, want4: Bool) throws -> (Figure3?, Figure4?) {
+    let run = try ScaleRun(cfg, work: work)
+    defer { run.daemon.stop() }
+    say("")
+    say("── Figure 4: alarmd at \(cfg.sizes.map { grouped($0) }.joined(separator: ", ")) far-future alarms (ratios against the first size) ──")
+    let emptyStart = try run.daemon.start()
+    try pause(cfg.tiny ? 0.2 : 1)
+    let (emptyRSS, emptyAnon, _) = rssBreakdown(run.daemon.pid)
+    say("empty store: start \(us(emptyStart * 1e6)), idle RSS \(mib(emptyRSS)) of which anonymous \(mib(emptyAnon)) (baseline)")
+    let deadline = realUSec() + UInt64(cfg.fillBudget * 1e6)
+    var rows: [SizeRow] = []
+    var fig3: Figure3?
+    let sizes = want4 ? cfg.sizes : Array(cfg.sizes.prefix(2))
+    for target in sizes {
+        let f = try run.fill(to: target, deadline: deadline)
+        let partial = run.size < target
+        say(String(format: "filled to %@ in %.1f s (%.0f Schedule/s from %d processes × %d in flight%@)%@",
+                   grouped(run.size), f.seconds, Double(f.done) / max(f.seconds, 1e-9), cfg.fillWorkers, cfg.fillDepth,
+                   f.limitHits > 0 ? ", \(f.limitHits) LimitReached resent on new connections" : "",
+                   partial ? " — the fill budget (\(Int(cfg.fillBudget)) s) ran out before \(grouped(target))" : ""))
+        if f.errors > 0 { say("fill errors: \(f.errors), first: \(f.firstError)") }
+        let (schedule, cancel) = try run.samples()
+        let ga = try run.getAlarms()
+        let pg = try run.pages()
+        let rss = rssBreakdown(run.daemon.pid)
+        let b = run.daemon.storeBytes
+        try run.daemon.kill9()
+        let restart = try run.daemon.start()
+        let rssRestart = rssBreakdown(run.daemon.pid)
+        rows.append(SizeRow(target: target, size: run.size, fill_s: f.seconds, fill_per_s: Double(f.done) / max(f.seconds, 1e-9),
+                            fill_limit_hits: f.limitHits, fill_errors: f.errors, fill_first_error: f.firstError.isEmpty ? nil : f.firstError,
+                            schedule: schedule, cancel: cancel, rss_kib: rss.total, rss_anon_kib: rss.anon,
+                            rss_after_restart_kib: rssRestart.total, rss_after_restart_anon_kib: rssRestart.anon,
+                            store: StoreBytes(db: b.db, wal: b.wal, shm: b.shm), get_alarms_us: ga.us, get_alarms_error: ga.error,
+                            get_alarms_count: ga.count, pages_us: pg.us, pages: pg.pages, pages_count: pg.count, restart_s: restart))
+        if want3 && target == cfg.sizes[1] {
+            fig3 = try figure3(cfg, work: work, pending: run.daemon, size: run.size)
+            if want4 {
+                say("")
+                say("── Figure 4 (continued) ──")
+            }
+        }
+        if partial { break }
+    }
+    guard want4 else { return (fig3, nil) }
+
+    let base = rows[0]
+    var table: [[String]] = []
+    func add(_ name: String, _ f: (SizeRow) -> Double, _ fmt: (Double) -> String) {
+        table.append([name] + rows.map { r in "\(fmt(f(r))) \(r.size == base.size ? "" : ratio(f(r), f(base)))" })
+    }
+    add("Schedule p50", { $0.schedule.p50_us }, us)
+    add("Schedule p99", { $0.schedule.p99_us }, us)
+    add("Cancel p50", { $0.cancel.p50_us }, us)
+    add("Cancel p99", { $0.cancel.p99_us }, us)
+    add("RSS (running)", { Double($0.rss_kib) }, { mib(Int($0)) })
+    add("  anonymous", { Double($0.rss_anon_kib) }, { mib(Int($0)) })
+    add("RSS after restart", { Double($0.rss_after_restart_kib) }, { mib(Int($0)) })
+    add("  anonymous", { Double($0.rss_after_restart_anon_kib) }, { mib(Int($0)) })
+    add("store (sqlite + wal)", { Double($0.store.db_and_wal) }, { bytes(Int($0)) })
+    table.append(["GetAlarms"] + rows.map { r in
+        r.get_alarms_us.map { v in "\(us(v)) \(r.size == base.size ? "" : base.get_alarms_us.map { b in ratio(v, b) } ?? "")" }
+            ?? (r.get_alarms_error?.split(separator: ".").last.map(String.init) ?? "error")
+    })
+    add("GetAlarmsPage, all pages", { $0.pages_us }, us)
+    add("  per alarm", { $0.pages_us / Double(max($0.pages_count, 1)) }, { String(format: "%.1f µs", $0) })
+    add("restart after kill -9", { $0.restart_s * 1e6 }, us)
+    say("")
+    printTable(["alarms"] + rows.map { r in grouped(r.size) + (r.size < r.target ? " (of \(grouped(r.target)))" : "") }, table)
+    say("pages of \(grouped(cfg.pageSize)): " + rows.map { "\($0.pages) for \(grouped($0.pages_count))" }.joined(separator: ", ")
+        + "; GetAlarms returned " + rows.map { $0.get_alarms_error == nil ? grouped($0.get_alarms_count) : "an error" }.joined(separator: ", "))
+    say("store files: " + rows.map { "\(bytes($0.store.db)) + wal \(bytes($0.store.wal)) + shm \(bytes($0.store.shm))" }.joined(separator: "; "))
+    say(String(format: "baseline: empty store idle RSS %@ (anonymous %@, the rest mapped libraries), start %@; filling took %.1f s in all",
+               mib(emptyRSS), mib(emptyAnon), us(emptyStart * 1e6), run.fillSeconds))
+
+    let last = rows[rows.count - 1]
+    let lastName = grouped(last.size) + (last.size < last.target ? " (short of \(grouped(last.target)))" : "")
+    var targets = [
+        Target("RSS ≤ 64 MiB at \(grouped(cfg.sizes[2]))", value: Double(max(last.rss_kib, last.rss_after_restart_kib)) / 1024,
+               limit: 64, unit: "MiB", note: "\(mib(max(last.rss_kib, last.rss_after_restart_kib))) at \(lastName)"),
+        Target("Schedule p99 ≤ 2 × its \(grouped(base.size)) value", value: last.schedule.p99_us, limit: 2 * base.schedule.p99_us, unit: "µs",
+               note: "\(us(last.schedule.p99_us)) at \(lastName) vs \(us(base.schedule.p99_us)) (\(ratio(last.schedule.p99_us, base.schedule.p99_us)))"),
+        Target("Cancel p99 ≤ 2 × its \(grouped(base.size)) value", value: last.cancel.p99_us, limit: 2 * base.cancel.p99_us, unit: "µs",
+               note: "\(us(last.cancel.p99_us)) at \(lastName) vs \(us(base.cancel.p99_us)) (\(ratio(last.cancel.p99_us, base.cancel.p99_us)))"),
+        Target("restart ≤ 1 s at \(grouped(cfg.sizes[2]))", value: last.restart_s, limit: 1, unit: "s", note: "\(us(last.restart_s * 1e6)) at \(lastName)"),
+        Target("idle empty-store RSS ≤ 16 MiB", value: Double(emptyRSS) / 1024, limit: 16, unit: "MiB",
+               note: "\(mib(emptyRSS)), of which anonymous \(mib(emptyAnon))"),
+    ]
+    if last.size < last.target {
+        targets.append(Target("filled to \(grouped(last.target)) within the fill budget", value: Double(last.size), limit: Double(last.target),
+                              unit: "alarms", atMost: false, note: "\(grouped(last.size)) in \(Int(cfg.fillBudget)) s"))
+    }
+    printTargets(targets, tiny: cfg.tiny)
+    let fig4 = Figure4(empty_rss_kib: emptyRSS, empty_rss_anon_kib: emptyAnon, empty_start_s: emptyStart, fill_workers: cfg.fillWorkers,
+                       fill_in_flight_per_worker: cfg.fillDepth, fill_budget_s: cfg.fillBudget, fill_total_s: run.fillSeconds,
+                       reached_all_sizes: last.size >= last.target && rows.count == cfg.sizes.count, rows: rows, targets: targets)
+    return (fig3, fig4)
+}
+
+func figure3(_ cfg: BenchConfig, work: String, pending: BenchDaemon, size: Int) throws -> Figure3 {
+    say("")
+    say("── Figure 3: idle with \(grouped(size)) pending alarms vs an empty store (same windows of \(cfg.idleWindow) s) ──")
+    let bus = try BenchBus()
+    let empty = try BenchDaemon(cfg, bus: bus, stateDir: work + "/fig3-empty")
+    defer { empty.stop() }
+    try empty.start()
+    // Both just started (the pending one after kill -9); let start-up work finish.
+    try pause(cfg.tiny ? 0.2 : 2)
+    let (p, e) = try measureIdle(pending.pid, empty.pid, window: cfg.idleWindow, dir: work)
+    func rate(_ v: Double?) -> String { v.map { String(format: "%.1f", $0) } ?? "—" }
+    func top(_ c: IdleCounts) -> String {
+        c.syscalls_by_name.sorted { $0.value > $1.value }.prefix(4).map { "\($0.key) \($0.value)" }.joined(separator: ", ")
+    }
+    printTable(["daemon", "threads", "wake-ups", "/min", "× base", "syscalls", "/min", "× base", "CPU", "RSS", "syscalls seen"], [
+        ["empty store (baseline)", "\(e.threads)", "\(e.wakeups)", rate(e.wakeups_per_min), "×1", e.syscalls.map(String.init) ?? "—",
+         rate(e.syscalls_per_min), "×1", String(format: "%.1f ms", e.cpu_ms), mib(e.rss_kib), top(e)],
+        ["\(grouped(size)) pending", "\(p.threads)", "\(p.wakeups)", rate(p.wakeups_per_min),
+         e.wakeups > 0 ? ratio(Double(p.wakeups), Double(e.wakeups)) : (p.wakeups == 0 ? "=" : "—"),
+         p.syscalls.map(String.init) ?? "—", rate(p.syscalls_per_min),
+         (e.syscalls ?? 0) > 0 ? ratio(Double(p.syscalls ?? 0), Double(e.syscalls ?? 0)) : (p.syscalls == 0 ? "=" : "—"),
+         String(format: "%.1f ms", p.cpu_ms), mib(p.rss_kib), top(p)],
+    ])
+    say("wake-ups: times a thread was put on a CPU (/proc/PID/task/*/schedstat), \(cfg.idleWindow) s with nothing attached; "
+        + "syscalls: strace -f -c attached for the next \(cfg.idleWindow) s (its attach and detach included)")
+    let targets = [
+        Target("0 wake-ups per minute with \(grouped(size)) pending", value: p.wakeups_per_min, limit: 0, unit: "/min",
+               note: "\(rate(p.wakeups_per_min))/min (empty store: \(rate(e.wakeups_per_min))/min)"),
+        // Attaching strace interrupts the daemon's epoll_wait once: sd-event calls gettid() and waits again.
+        // Any sd-event daemon shows it, so the empty store's count (the baseline) is what is allowed.
+        Target("0 syscalls per minute with \(grouped(size)) pending, beyond the empty store's", value: p.syscalls_per_min.map { $0 - (e.syscalls_per_min ?? 0) } ?? .nan,
+               limit: 0, unit: "/min",
+               note: p.syscalls == nil ? "not measured (strace missing or not allowed)"
+                   : "\(rate(p.syscalls_per_min))/min (empty store: \(rate(e.syscalls_per_min))/min; strace's attach costs one gettid per thread)"),
+    ]
+    printTargets(targets, tiny: cfg.tiny)
+    return Figure3(alarms_pending: size, window_s: cfg.idleWindow, strace_window_s: cfg.idleWindow, pending: p, empty: e, targets: targets)
+}
