@@ -52,8 +52,9 @@ gnome-pot:
 		--package-name=alarmd --msgid-bugs-address= --output=applets/gnome-shell/po/alarmd.pot \
 		applets/gnome-shell/$(GNOME_EXT)/extension.js applets/gnome-shell/$(GNOME_EXT)/model.js
 
+# Figures beside baselines from the same run (bench/RESULTS.md); BENCH_ARGS="--figures 2 --seed 7" etc.
 bench: deps
-	bench/run
+	bench/run $(BENCH_ARGS)
 
 install: deps install-gnome-extension
 	swift build -c release --product alarmd --static-swift-stdlib

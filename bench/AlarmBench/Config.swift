@@ -28,11 +28,11 @@ struct BenchConfig {
 
     // Figure 4: scaling.
     var sizes = [1_000, 10_000, 100_000]
-    var samples = 300
+    var samples = 500
     var fillWorkers = 4
     var fillDepth = 32
     /// Seconds all filling together may take before the run measures the size it reached.
-    var fillBudget = 170.0
+    var fillBudget = 150.0
     var pageSize = 10_000
 
     static let usage = """

@@ -21,6 +21,8 @@ struct Figure5: Codable {
     var probes: Int
     var rows: [Row]
     var memory: [Memory]
+    /// Bytes of one `Alarm` value held inline (the engine's `[String: Alarm]` keeps one per bucket).
+    var alarm_stride_bytes: Int
 }
 
 private let coreClock = ManualClock(1_772_442_000 * usecPerSecond)
@@ -99,5 +101,7 @@ func figure5(_ cfg: BenchConfig, work: String) throws -> Figure5 {
     printTable(["alarms", "resident bytes/alarm", "× base"], memory.map { m in
         [grouped(m.alarms), String(format: "%.0f", m.bytes_per_alarm), ratio(m.bytes_per_alarm, memory[0].bytes_per_alarm)]
     })
-    return Figure5(probes: probes, rows: rows, memory: memory)
+    let stride = MemoryLayout<Alarm>.stride
+    say("an Alarm value is \(stride) bytes inline (MemoryLayout<Alarm>.stride), before its strings and dictionaries")
+    return Figure5(probes: probes, rows: rows, memory: memory, alarm_stride_bytes: stride)
 }

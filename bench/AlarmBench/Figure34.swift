@@ -107,8 +107,10 @@ final class ScaleRun {
         daemon = try BenchDaemon(cfg, bus: bus, stateDir: work + "/fig4")
     }
 
-    /// Schedules alarms until there are `target`, or the fill budget's deadline passes.
-    func fill(to target: Int, deadline: UInt64) throws -> FillRun {
+    /// Schedules alarms until there are `target`, or the fill budget (filling time only, all sizes
+    /// together) runs out.
+    func fill(to target: Int) throws -> FillRun {
+        let deadline = realUSec() + UInt64(max(0, cfg.fillBudget - fillSeconds) * 1e6)
         let r = try runFillWorkers(address: bus.address, count: target - size, workers: cfg.fillWorkers, depth: cfg.fillDepth,
                                    seed: cfg.seed &+ UInt64(target), tag: "\(target)", deadline: deadline, dir: work)
         size += r.done
@@ -227,12 +229,11 @@ func figures34(_ cfg: BenchConfig, work: String, want3: Bool, want4: Bool) throw
     try pause(cfg.tiny ? 0.2 : 1)
     let (emptyRSS, emptyAnon, _) = rssBreakdown(run.daemon.pid)
     say("empty store: start \(us(emptyStart * 1e6)), idle RSS \(mib(emptyRSS)) of which anonymous \(mib(emptyAnon)) (baseline)")
-    let deadline = realUSec() + UInt64(cfg.fillBudget * 1e6)
     var rows: [SizeRow] = []
     var fig3: Figure3?
     let sizes = want4 ? cfg.sizes : Array(cfg.sizes.prefix(2))
     for target in sizes {
-        let f = try run.fill(to: target, deadline: deadline)
+        let f = try run.fill(to: target)
         let partial = run.size < target
         say(String(format: "filled to %@ in %.1f s (%.0f Schedule/s from %d processes × %d in flight%@)%@",
                    grouped(run.size), f.seconds, Double(f.done) / max(f.seconds, 1e-9), cfg.fillWorkers, cfg.fillDepth,
