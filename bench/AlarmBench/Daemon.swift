@@ -36,7 +36,8 @@ final class BenchDaemon {
 
     var pid: pid_t { child?.pid ?? 0 }
     var logPath: String { stateDir + "/alarmd.log" }
-    var storePath: String { stateDir + "/alarmd.sqlite" }
+    /// Where alarmd says it keeps its alarms (its `StorePath` property), once it has run.
+    private(set) var storePath = ""
 
     /// Spawns alarmd and returns the seconds until the bus announced it as the name's owner.
     @discardableResult
@@ -59,6 +60,9 @@ final class BenchDaemon {
         }, timeout: 120, what: "alarmd taking its name")
         guard let owned else { throw BenchError("alarmd exited at start:\n" + tail(of: logPath)) }
         if verbose { say("[alarmd pid \(c.pid), state \(stateDir)]") }
+        let o = try control.sync("Get", [.string(managerInterface), .string("StorePath")], interface: "org.freedesktop.DBus.Properties")
+        if o.error == nil, case .string(let p)? = try? o.message.readAll().first?.unwrapped { storePath = p }
+        if storePath.isEmpty { storePath = stateDir + "/alarmd.sqlite" }
         return Double(owned - t0) / 1e6
     }
 
