@@ -277,6 +277,11 @@ public final class AlarmEngine {
         }
     }
 
+    /// Undoes a decision that could not be saved: the app is as if never asked.
+    public func forgetAuthorization(_ app: String) {
+        authorizations.removeValue(forKey: app)
+    }
+
     // MARK: the state machine
 
     private func require(_ a: Alarm, in state: AlarmState, for method: String) throws(AlarmError) {

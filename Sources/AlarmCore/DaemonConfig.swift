@@ -9,6 +9,20 @@ public struct DaemonConfig: Equatable, Sendable {
     public var ringTimeout: UInt64 = 600
     /// Seconds late an alarm may still ring after suspend or downtime.
     public var missedGrace: UInt64 = 60
+    /// Calls that change something, per connection: a burst, then so many a second (0 = unlimited).
+    public var callLimit = CallLimit(burst: 1_000, perSecond: 500)
+    /// The same for the user's own tools, which are not limited unless configured.
+    public var shellCallLimit = CallLimit(burst: 0, perSecond: 0)
+
+    public struct CallLimit: Equatable, Sendable {
+        public var burst: Int
+        public var perSecond: Int
+        public init(burst: Int, perSecond: Int) {
+            self.burst = burst
+            self.perSecond = perSecond
+        }
+        public var isUnlimited: Bool { burst == 0 || perSecond == 0 }
+    }
 
     public init() {}
 
@@ -48,6 +62,14 @@ public struct DaemonConfig: Equatable, Sendable {
                 if let v = count(max: 1_000_000), v > 0 { c.limits.maxAlarmsPerApp = v } else if e.value == "0" { warn("must be at least 1") }
             case ("limits", "max_alarms_shell"):
                 if let v = count(max: 1_000_000) { c.limits.maxAlarmsShell = v }
+            case ("limits", "calls_burst"):
+                if let v = count(max: 1_000_000_000) { c.callLimit.burst = v }
+            case ("limits", "calls_per_second"):
+                if let v = count(max: 1_000_000_000) { c.callLimit.perSecond = v }
+            case ("limits", "shell_calls_burst"):
+                if let v = count(max: 1_000_000_000) { c.shellCallLimit.burst = v }
+            case ("limits", "shell_calls_per_second"):
+                if let v = count(max: 1_000_000_000) { c.shellCallLimit.perSecond = v }
             case ("ringing", "ring_timeout"):
                 if let v = seconds(max: 86_400, min: 1) { c.ringTimeout = v }
             case ("time", "missed_grace"):

@@ -4,6 +4,11 @@ public struct Mutation: Sendable {
     public struct Removal: Sendable {
         public var alarm: Alarm
         public var reason: RemovalReason
+
+        public init(alarm: Alarm, reason: RemovalReason) {
+            self.alarm = alarm
+            self.reason = reason
+        }
     }
 
     public var upserts: [Alarm] = []

@@ -3,30 +3,34 @@ import SDBus
 
 /// Every `org.alarmd.Alarm1` object, served by one fallback vtable (logind-session-dbus style).
 final class AlarmObjects: BusObject {
-    unowned let daemon: Daemon
+    private let engine: AlarmEngine
+    private let identity: Identity
 
-    init(daemon: Daemon) { self.daemon = daemon }
+    init(engine: AlarmEngine, identity: Identity) {
+        self.engine = engine
+        self.identity = identity
+    }
 
     /// Whose alarms the caller may see; nil for a caller that may see none.
     private func visibleApp(_ caller: Message?) -> String? {
         // Outside a call (signals built by sd-bus itself) every object exists.
         guard let caller else { return "" }
-        return try? daemon.identity.appId(of: caller)
+        return try? identity.appId(of: caller)
     }
 
     func exists(path: String, caller: Message?) -> Bool {
         guard let id = AlarmID.id(fromPath: path), let app = visibleApp(caller) else { return false }
-        return (try? daemon.engine.alarm(id, visibleTo: app)) != nil
+        return (try? engine.alarm(id, visibleTo: app)) != nil
     }
 
     func children(caller: Message?) -> [String] {
         guard let app = visibleApp(caller) else { return [] }
-        return daemon.engine.alarms(visibleTo: app).map(\.path)
+        return engine.alarms(visibleTo: app).map(\.path)
     }
 
     func property(_ name: String, path: String) -> Value? {
-        guard let id = AlarmID.id(fromPath: path), let a = daemon.engine.alarms[id] else { return nil }
-        return a.property(name, now: daemon.engine.clock.now())
+        guard let id = AlarmID.id(fromPath: path), let a = engine.alarms[id] else { return nil }
+        return a.property(name, now: engine.clock.now())
     }
 
     func handle(_ call: MethodCall) throws(BusError) -> MethodResult {

@@ -1,11 +1,13 @@
 import AlarmCore
 import SDBus
 
-/// AlarmKit's system alert on the desktop: when an alarm starts alerting it rings (Ringer), shows a
-/// critical resident notification with Stop and the secondary button, and keeps the machine awake;
-/// when it stops alerting, by whatever path, all of that ends.
-final class Alerts {
-    private unowned let daemon: Daemon
+/// AlarmKit's system alert on the desktop: carries out what `AlertPlan` decides for each applied
+/// change — rings (Ringer), shows a critical resident notification with Stop and the secondary button,
+/// keeps the machine awake — and turns the user's answers into changes through its sink.
+final class Alerts: ChangeSubscriber {
+    private let engine: AlarmEngine
+    private unowned let sink: ChangeSink
+    private let notifier: Notifier
     let ringer: Ringer
     private let actions: AppActions
     private let inhibitor: SleepInhibitor
@@ -15,63 +17,65 @@ final class Alerts {
     /// arriving after a newer change is recognised as stale.
     private var generation: [String: Int] = [:]
 
-    init(daemon: Daemon, soundDirectories: [String]) throws {
-        self.daemon = daemon
-        ringer = try Ringer(loop: daemon.loop, soundDirectories: soundDirectories)
-        actions = AppActions(bus: daemon.bus, loop: daemon.loop)
-        inhibitor = SleepInhibitor(systemBus: { [unowned daemon] in daemon.systemBus })
+    init(engine: AlarmEngine, sink: ChangeSink, notifier: Notifier, bus: Bus, loop: EventLoop,
+         soundDirectories: [String], systemBus: @escaping () -> Bus?) throws {
+        self.engine = engine
+        self.sink = sink
+        self.notifier = notifier
+        ringer = try Ringer(loop: loop, soundDirectories: soundDirectories)
+        actions = AppActions(bus: bus, loop: loop)
+        inhibitor = SleepInhibitor(systemBus: systemBus)
         ringer.onError = { [unowned self] id, message in
-            try? self.daemon.commit(self.daemon.engine.planSoundError(id: id, message))
+            self.sink.submit(self.engine.planSoundError(id: id, message), "sound error of \(id)")
         }
+        notifier.onServerAppeared = { [unowned self] in self.notificationServerAppeared() }
     }
 
     /// A notification server appeared (restarted, or started after alarmd): the ids of what the
     /// old one showed mean nothing now, and every ringing alarm needs its buttons on the new one.
     func notificationServerAppeared() {
         shown.removeAll()
-        let ringing = daemon.engine.alarms.values.filter { $0.state == .alerting }
+        let ringing = engine.alarms.values.filter { $0.state == .alerting }
         if !ringing.isEmpty { Log.info("notification server appeared: showing \(ringing.count) ringing alarm(s) again") }
-        for a in ringing { show(a, AlertText.alert(a, in: daemon.engine.timeZone), actions: AlertText.actions(a), critical: true) }
+        for a in ringing { perform(.showAlert(a)) }
     }
 
     /// Alarms already alerting when the daemon starts ring again.
     func resume() {
-        for a in daemon.engine.alarms.values where a.state == .alerting { began(a) }
+        for a in engine.alarms.values where a.state == .alerting {
+            perform(.ring(a))
+            perform(.showAlert(a))
+        }
         settle()
     }
 
-    /// Called for every alarm a mutation touched, after it was applied.
-    func changed(old: Alarm?, new: Alarm?, timedOut: Bool, snoozed: Bool) {
-        let was = old?.state == .alerting, now = new?.state == .alerting
-        if now && !was {
-            began(new!)
-        } else if now, let old, let new, old.config != new.config {
-            // Updated while ringing: the new sound rings, the notification shows the new texts and buttons.
-            if old.config.sound != new.config.sound || old.config.volumeRamp != new.config.volumeRamp { ringer.start(new) }
-            if old.config.presentation != new.config.presentation {
-                show(new, AlertText.alert(new, in: daemon.engine.timeZone), actions: AlertText.actions(new), critical: true)
+    func applied(_ change: AppliedChange) {
+        for effect in AlertPlan.effects(of: change.mutation, before: change.before, notificationShown: { self.shown[$0] != nil }) {
+            perform(effect)
+        }
+        settle()
+    }
+
+    private func perform(_ effect: AlertEffect) {
+        let zone = engine.timeZone
+        switch effect {
+        case .ring(let a):
+            if !ringer.isRinging(a.id) {
+                Log.info("alarm \(a.id) (app '\(a.appId)') is alerting: \(a.config.presentation.title)")
             }
-        } else if was && !now {
-            ringer.stop(old!.id)
-            if let new, snoozed {
-                show(new, AlertText.snoozed(new, in: daemon.engine.timeZone), actions: [], critical: false)
-            } else {
-                withdraw(old!.id)
-            }
-            if timedOut { missed([old!]) }
-        } else if new == nil, let old {
-            withdraw(old.id)
-        } else if let new, new.state != .countdown, shown[new.id] != nil, !now {
-            // A snoozed alarm paused or re-armed: its "Snoozed until" no longer holds.
-            withdraw(new.id)
-        } else if let new, new.state == .countdown, shown[new.id] != nil, !now, old?.fireTime != new.fireTime {
-            show(new, AlertText.snoozed(new, in: daemon.engine.timeZone), actions: [], critical: false)
+            ringer.start(a)
+        case .showAlert(let a): show(a, AlertText.alert(a, in: zone), actions: AlertText.actions(a), critical: true)
+        case .showSnoozed(let a): show(a, AlertText.snoozed(a, in: zone), actions: [], critical: false)
+        case .silence(let id): ringer.stop(id)
+        case .withdraw(let id): withdraw(id)
+        case .missed(let list): missed(list)
+        case .completed(let a): completed(a)
         }
     }
 
-    /// After a whole mutation: hold the inhibitor exactly while something rings. (The ringer holds
-    /// every alerting alarm, heard or not, so this needs no scan of all alarms.)
-    func settle() {
+    /// Hold the inhibitor exactly while something rings. (The ringer holds every alerting alarm,
+    /// heard or not, so this needs no scan of all alarms.)
+    private func settle() {
         inhibitor.set(ringer.isRinging)
     }
 
@@ -98,12 +102,6 @@ final class Alerts {
                             hints: hints)
     }
 
-    private func began(_ a: Alarm) {
-        Log.info("alarm \(a.id) (app '\(a.appId)') is alerting: \(a.config.presentation.title)")
-        ringer.start(a)
-        show(a, AlertText.alert(a, in: daemon.engine.timeZone), actions: AlertText.actions(a), critical: true)
-    }
-
     private func show(_ a: Alarm, _ text: (summary: String, body: String), actions: [(String, String)], critical: Bool) {
         var n = notification(a, text, category: "x-alarmd.alarm")
         // The daemon plays the sound itself: ask the server not to add its own.
@@ -115,12 +113,12 @@ final class Alerts {
         let id = a.id
         let gen = (generation[id] ?? 0) + 1
         generation[id] = gen
-        daemon.notifier.notify(n, events: { [unowned self] event in
+        notifier.notify(n, events: { [unowned self] event in
             self.event(event, alarm: id)
         }, done: { [unowned self] result in
             switch result {
             case .success(let nid):
-                if self.generation[id] == gen { self.shown[id] = nid } else if self.shown[id] != nid { self.daemon.notifier.close(nid) }
+                if self.generation[id] == gen { self.shown[id] = nid } else if self.shown[id] != nid { self.notifier.close(nid) }
             case .failure(let e):
                 Log.warning("alarm \(id): no notification shown (\(e.name)); the alarm still rings")
             }
@@ -129,28 +127,28 @@ final class Alerts {
 
     private func withdraw(_ id: String) {
         generation[id] = (generation[id] ?? 0) + 1
-        if let nid = shown.removeValue(forKey: id) { daemon.notifier.close(nid) }
+        if let nid = shown.removeValue(forKey: id) { notifier.close(nid) }
     }
 
     /// One notification, which stays, for alarms that were not answered or came due unseen.
-    func missed(_ list: [Alarm]) {
+    private func missed(_ list: [Alarm]) {
         guard !list.isEmpty else { return }
-        let text = AlertText.missed(list, in: daemon.engine.timeZone)
+        let text = AlertText.missed(list, in: engine.timeZone)
         Log.info("missed: \(list.map(\.id).joined(separator: ", "))")
         let n = Notification(icon: "alarmd-alarm", summary: text.summary, body: text.body.markupEscaped,
                              hints: [("urgency", .byte(1)), ("category", .string("x-alarmd.missed"))],
                              expireTimeout: 0)
-        daemon.notifier.notify(n, events: { _ in }, done: { _ in })
+        notifier.notify(n, events: { _ in }, done: { _ in })
     }
 
     /// A silent countdown (`ring: false`) ended: a plain notification with its completion message.
-    func completed(_ a: Alarm) {
+    private func completed(_ a: Alarm) {
         let p = a.config.presentation
         var n = notification(a, AlertText.completed(a), category: "x-alarmd.completed")
         n.hints.append(("urgency", .byte(1)))
         n.actions = p.tapAction.isEmpty ? [] : [("default", "Open")]
         let id = a.id, url = p.tapAction
-        daemon.notifier.notify(n, events: { [unowned self] event in
+        notifier.notify(n, events: { [unowned self] event in
             if case .action("default") = event, !url.isEmpty { self.actions.open(url: url, alarm: id) }
         }, done: { result in
             if case .failure(let e) = result { Log.warning("alarm \(id): completion not shown (\(e.name))") }
@@ -159,15 +157,15 @@ final class Alerts {
 
     /// The user acted on a notification.
     private func event(_ event: Notifier.Event, alarm id: String) {
-        guard let a = daemon.engine.alarms[id] else { return }
+        guard let a = engine.alarms[id] else { return }
         let p = a.config.presentation
         switch event {
         case .action("stop"):
-            perform(id, "Stop") { () throws(AlarmError) in try daemon.engine.planStop(app: "", id: id) }
+            answer(id, "Stop") { () throws(AlarmError) in try engine.planStop(app: "", id: id) }
             actions.activate(app: a.appId, action: p.stopAction, alarm: id)
         case .action("secondary"):
             if p.secondaryButtonBehavior == .countdown {
-                perform(id, "Countdown") { () throws(AlarmError) in try daemon.engine.planCountdown(app: "", id: id) }
+                answer(id, "Countdown") { () throws(AlarmError) in try engine.planCountdown(app: "", id: id) }
             }
             actions.activate(app: a.appId, action: p.secondaryAction, alarm: id)
         case .action("default"):
@@ -180,16 +178,17 @@ final class Alerts {
             // one is shown again, so a ringing alarm always has its buttons.
             guard a.state == .alerting else { return }
             if reason == 2 {
-                perform(id, "Stop") { () throws(AlarmError) in try daemon.engine.planStop(app: "", id: id) }
+                answer(id, "Stop") { () throws(AlarmError) in try engine.planStop(app: "", id: id) }
             } else if reason == 1 {
-                show(a, AlertText.alert(a, in: daemon.engine.timeZone), actions: AlertText.actions(a), critical: true)
+                perform(.showAlert(a))
             }
         }
     }
 
-    private func perform(_ id: String, _ what: String, _ plan: () throws(AlarmError) -> Mutation) {
+    /// The user answered from the notification: a change like any other, through the sink.
+    private func answer(_ id: String, _ what: String, _ plan: () throws(AlarmError) -> Mutation) {
         do {
-            try daemon.commit(try plan())
+            sink.submit(try plan(), "\(what) of \(id) from its notification")
             Log.info("alarm \(id): \(what) from its notification")
         } catch {
             Log.warning("alarm \(id): \(what) from its notification refused: \(error.message)")

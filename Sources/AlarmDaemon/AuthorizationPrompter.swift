@@ -12,12 +12,22 @@ final class AuthorizationPrompter {
         var timer: TimerSource?
     }
 
-    private unowned let daemon: Daemon
+    private let engine: AlarmEngine
+    private unowned let sink: ChangeSink
+    private let notifier: Notifier
+    private let loop: EventLoop
+    private let config: DaemonConfig
     private var prompts: [String: Prompt] = [:]
     /// The last usage description each app gave, for prompts started by `Schedule`.
     private var descriptions: [String: String] = [:]
 
-    init(daemon: Daemon) { self.daemon = daemon }
+    init(engine: AlarmEngine, sink: ChangeSink, notifier: Notifier, loop: EventLoop, config: DaemonConfig) {
+        self.engine = engine
+        self.sink = sink
+        self.notifier = notifier
+        self.loop = loop
+        self.config = config
+    }
 
     /// Asks about `app` unless a prompt is already open; `waiter` (a method call) gets the answer.
     func request(app: String, description: String?, waiter: Message?) {
@@ -37,7 +47,7 @@ final class AuthorizationPrompter {
                              hints: [("urgency", .byte(1)), ("x-alarmd-app-id", .string(app))],
                              expireTimeout: 0)
         Log.info("asking the user whether '\(app)' may ring alarms")
-        daemon.notifier.notify(n, events: { [unowned self] event in
+        notifier.notify(n, events: { [unowned self] event in
             switch event {
             case .action("allow"): self.finish(app, decided: .authorized, by: "the user allowed it")
             case .action("deny"): self.finish(app, decided: .denied, by: "the user did not allow it")
@@ -47,18 +57,18 @@ final class AuthorizationPrompter {
         }, done: { [unowned self] result in
             switch result {
             case .success(let id):
-                guard self.prompts[app] != nil else { self.daemon.notifier.close(id); return }
+                guard self.prompts[app] != nil else { self.notifier.close(id); return }
                 self.prompts[app]!.notification = id
-                let timer = try? self.daemon.loop.makeTimer(clock: CLOCK_MONOTONIC) { [unowned self] in
-                    self.finish(app, decided: nil, by: "no answer within \(self.daemon.config.promptTimeout) s")
+                let timer = try? self.loop.makeTimer(clock: CLOCK_MONOTONIC) { [unowned self] in
+                    self.finish(app, decided: nil, by: "no answer within \(self.config.promptTimeout) s")
                 }
-                timer?.arm(at: Clocks.monotonic + self.daemon.config.promptTimeout * usecPerSecond)
+                timer?.arm(at: Clocks.monotonic + self.config.promptTimeout * usecPerSecond)
                 self.prompts[app]!.timer = timer
             case .failure(let error):
                 // Nobody can be asked: the configured policy for unknown apps decides.
-                let policy = self.daemon.config.policy.initialState(for: app)
+                let policy = self.config.policy.initialState(for: app)
                 self.finish(app, decided: policy == .notDetermined ? nil : policy,
-                            by: "no notification server (\(error.name)); policy '\(self.daemon.config.policy.unknownApps.rawValue)'")
+                            by: "no notification server (\(error.name)); policy '\(self.config.policy.unknownApps.rawValue)'")
             }
         })
     }
@@ -71,16 +81,14 @@ final class AuthorizationPrompter {
     private func finish(_ app: String, decided: AuthorizationState?, by why: String) {
         guard let prompt = prompts.removeValue(forKey: app) else { return }
         prompt.timer?.arm(at: nil)
-        if let id = prompt.notification { daemon.notifier.close(id) }
-        if let decided, daemon.engine.authorization(for: app) != decided {
-            do {
-                try daemon.commit(daemon.engine.planSetAuthorization(app: app, state: decided))
-            } catch {
-                Log.error("authorization of '\(app)' not saved: \(error.message)")
-            }
+        if let id = prompt.notification { notifier.close(id) }
+        // The waiters hear the answer once it is durable (or, if it could not be saved, the state that is).
+        let answer = { [unowned self] in
+            let state = engine.authorization(for: app)
+            Log.info("authorization prompt for '\(app)' ended: \(why); state \(state.rawValue)")
+            for w in prompt.waiters { try? w.reply([.string(state.rawValue)]) }
         }
-        let state = daemon.engine.authorization(for: app)
-        Log.info("authorization prompt for '\(app)' ended: \(why); state \(state.rawValue)")
-        for w in prompt.waiters { try? w.reply([.string(state.rawValue)]) }
+        guard let decided, engine.authorization(for: app) != decided else { return answer() }
+        sink.submit(engine.planSetAuthorization(app: app, state: decided), "authorization of '\(app)'") { _ in answer() }
     }
 }

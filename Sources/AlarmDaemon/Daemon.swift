@@ -11,21 +11,20 @@ public final class Daemon {
     let engine: AlarmEngine
     let identity: Identity
     let config: DaemonConfig
-    private(set) var notifier: Notifier!
-    private(set) var prompter: AuthorizationPrompter!
-    private(set) var alerts: Alerts!
     private let soundDirectories: [String]
     let clock: DaemonClock
     private let localtimePath: String
     private let maxReplyBytes: Int?
+    private let crashAfterAnnounce: Bool
+    /// Applies, persists and announces every change; set up in `run`, with the objects that use it.
+    private let committer: Committer
     private var deadline: DeadlineTimer?
     private var zoneWatcher: ZoneWatcher?
     private var power: PowerMonitor?
-    private var announcedNextFire: USec = 0
     /// Whether alarms can wake the machine; decided when the wake-capable timer is tried.
-    var wakeSupported = false
+    private var wakeSupported = false
     /// The system bus (logind, timedated), when there is one.
-    private(set) var systemBus: Bus?
+    private var systemBus: Bus?
     /// Realtime and boottime when they were last known to agree, to measure clock steps.
     private var anchor: (realtime: UInt64, boottime: UInt64) = (0, 0)
 
@@ -37,6 +36,7 @@ public final class Daemon {
         clock = DaemonClock(testClockFile: options.testClockFile)
         localtimePath = options.localtime
         maxReplyBytes = options.maxReplyBytes
+        crashAfterAnnounce = options.crashAfterAnnounce
         engine = AlarmEngine(clock: clock, timeZone: ZoneWatcher.resolve(options.localtime), policy: config.policy,
                              limits: config.limits, ringTimeout: config.ringTimeout)
         engine.missedGrace = config.missedGrace
@@ -46,6 +46,7 @@ public final class Daemon {
 
         loop = try EventLoop()
         bus = try options.busAddress.map { address throws(BusError) in try Bus.connect(address: address) } ?? Bus.session()
+        committer = try Committer(engine: engine, store: store, loop: loop)
     }
 
     /// Exports the objects, takes the well-known name, and runs until SIGTERM/SIGINT.
@@ -53,16 +54,33 @@ public final class Daemon {
         try loop.exitOnSignals()
         try bus.attach(loop)
         if let limit = maxReplyBytes { bus.maxReplyBytes = limit }
-        let manager = ManagerObject(daemon: self)
+        // Calls that already arrived join the transaction of this loop pass.
+        committer.drainPending = { [bus] in bus.processPending() }
+        committer.afterChange = { [unowned self] in self.rearm() }
+        if crashAfterAnnounce {
+            committer.betweenAnnounceAndWrite = { [bus] in
+                bus.flush()
+                Log.warning("test: crashing after the announcement, before the write")
+                abort()
+            }
+        }
+
+        let notifier = try Notifier(bus: bus)
+        let prompter = AuthorizationPrompter(engine: engine, sink: committer, notifier: notifier, loop: loop, config: config)
+        let manager = ManagerObject(engine: engine, committer: committer, identity: identity, prompter: prompter,
+                                    maxReplyBytes: bus.maxReplyBytes, limits: (config.callLimit, config.shellCallLimit),
+                                    facts: .init(wakeSupported: { [unowned self] in self.wakeSupported }, storePath: store.path))
         try bus.addCallFilter(path: AlarmID.managerPath) { [unowned manager] m in manager.filterManagedObjects(m) }
         try bus.export(manager, path: AlarmID.managerPath, interface: Interfaces.manager, members: Interfaces.managerMembers)
-        try bus.exportFallback(AlarmObjects(daemon: self), prefix: AlarmID.alarmPathPrefix, interface: Interfaces.alarm,
-                               members: Interfaces.alarmMembers)
+        try bus.exportFallback(AlarmObjects(engine: engine, identity: identity), prefix: AlarmID.alarmPathPrefix,
+                               interface: Interfaces.alarm, members: Interfaces.alarmMembers)
         try bus.addObjectManager(path: AlarmID.managerPath)
-        notifier = try Notifier(bus: bus)
-        prompter = AuthorizationPrompter(daemon: self)
-        alerts = try Alerts(daemon: self, soundDirectories: soundDirectories)
-        notifier.onServerAppeared = { [unowned self] in self.alerts.notificationServerAppeared() }
+        let alerts = try Alerts(engine: engine, sink: committer, notifier: notifier, bus: bus, loop: loop,
+                                soundDirectories: soundDirectories, systemBus: { [unowned self] in self.systemBus })
+        // Signals first, then the desktop side, which may submit again (a sound error).
+        committer.subscribe(BusAnnouncer(bus: bus, engine: engine))
+        committer.subscribe(alerts)
+
         try bus.addMatch("type='signal',sender='org.freedesktop.DBus',interface='org.freedesktop.DBus',member='NameOwnerChanged'") { [unowned self] m in
             // A connection that went away loses its registered identity.
             if let args = try? m.readAll(), args.count == 3, case .string(let name) = args[0],
@@ -77,21 +95,21 @@ public final class Daemon {
         wakeSupported = timer.wakeCapable
         Log.info(wakeSupported ? "alarms wake the machine (CLOCK_REALTIME_ALARM)"
                                : "alarms cannot wake the machine (no RTC wake alarm, or no CAP_WAKE_ALARM): CLOCK_REALTIME")
-        if clock.file != nil {
-            try bus.export(TestClockObject(daemon: self), path: "/org/alarmd/TestClock1", interface: "org.alarmd.TestClock1",
-                           members: TestClockObject.members)
-            Log.warning("test clock enabled (\(clock.file!)): now is \(Log.time(clock.now()))")
+        if let file = clock.file {
+            try bus.export(TestClockObject(clock: clock) { [unowned self] delta in self.clockStepped(delta: delta) },
+                           path: "/org/alarmd/TestClock1", interface: "org.alarmd.TestClock1", members: TestClockObject.members)
+            Log.warning("test clock enabled (\(file)): now is \(Log.time(clock.now()))")
         }
         zoneWatcher = ZoneWatcher(loop: loop, localtime: localtimePath) { [unowned self] zone in
-            self.perform("time-zone change") { self.engine.planTimeZoneChange(to: zone) }
+            self.committer.submit(self.engine.planTimeZoneChange(to: zone), "time-zone change")
         }
         connectSystemBus()
-        announcedNextFire = engine.nextFireTime
         try bus.requestName(Interfaces.busName)
         Log.info("ready: \(Interfaces.busName) on \(bus.uniqueName), \(engine.count) alarms, zone \(engine.timeZone.identifier)")
         // Only now, with the name owned, may start-up transitions (alarms due while down) be signalled.
         alerts.resume()
         clockStepped(delta: stepSinceLastRun())
+        rearm()
         let r = loop.run()
         saveAnchor()
         Log.info("exiting")
@@ -107,7 +125,7 @@ public final class Daemon {
             try system.attachSecondary(loop)
             systemBus = system
             power = try PowerMonitor(system: system) { [unowned self] in
-                self.perform("resume") { self.engine.planClockStep(delta: 0) }
+                self.committer.submit(self.engine.planClockStep(delta: 0), "resume")
             }
             try system.addMatch("type='signal',sender='org.freedesktop.timedate1',path='/org/freedesktop/timedate1',interface='org.freedesktop.DBus.Properties',member='PropertiesChanged'") { [unowned self] _ in
                 self.zoneWatcher?.recheck()
@@ -147,14 +165,8 @@ public final class Daemon {
         // Below 10 ms it is the jitter of reading two clocks, not a step.
         let delta = abs(measured) < 10_000 ? 0 : measured
         if delta != 0 { Log.info("wall clock stepped by \(Double(delta) / 1e6) s; recomputing deadlines") }
-        perform("clock step") { self.engine.planClockStep(delta: delta) }
+        committer.submit(engine.planClockStep(delta: delta), "clock step")
         saveAnchor()
-    }
-
-    /// Commits a plan made by the daemon itself (not a method call); failures are logged.
-    private func perform(_ what: String, _ plan: () -> Mutation) {
-        do { try commit(plan()) } catch { Log.error("\(what): change not saved: \(error.message)") }
-        rearm()
     }
 
     /// alarmd's own sounds: `$XDG_DATA_HOME` and `$XDG_DATA_DIRS` `alarmd/sounds`, and the
@@ -180,87 +192,14 @@ public final class Daemon {
         return config
     }
 
-    /// Persists `m`, then announces it. Throws (having changed nothing) when it cannot be made durable.
-    func commit(_ m: Mutation) throws(AlarmError) {
-        guard !m.isEmpty else { return }
-        do {
-            try store.commit(m)
-        } catch {
-            Log.error("store: \(error); change not applied")
-            throw .ioError("the change could not be saved: \(error)")
-        }
-        announce(m)
-    }
-
-    private func announce(_ m: Mutation) {
-        // AlarmRemoved and InterfacesRemoved go out while the object still exists for sd-bus.
-        for r in m.removals {
-            Log.info("alarm \(r.alarm.id) (app '\(r.alarm.appId)') removed: \(r.reason.rawValue)")
-            emit { () throws(BusError) in
-                try bus.emitSignal(path: AlarmID.managerPath, interface: Interfaces.manager, member: "AlarmRemoved",
-                                   [.string(r.alarm.id), .string(r.alarm.appId), .string(r.reason.rawValue)])
-                try bus.emitObjectRemoved(path: r.alarm.path)
-            }
-        }
-        let before = Dictionary(uniqueKeysWithValues: m.upserts.compactMap { a in engine.alarms[a.id].map { (a.id, $0) } })
-        let timedOut = Set(m.timedOut.map(\.id))
-        engine.apply(m)
-        for a in m.upserts {
-            if let old = before[a.id] {
-                let changed = Alarm.changedProperties(from: old, to: a)
-                if old.state != a.state { Log.info("alarm \(a.id): \(old.state.rawValue) → \(a.state.rawValue)") }
-                emit { () throws(BusError) in try bus.emitPropertiesChanged(path: a.path, interface: Interfaces.alarm, changed) }
-            } else {
-                Log.info("alarm \(a.id) (app '\(a.appId)', \(a.kind.rawValue)) added: \(a.state.rawValue), fires \(Log.time(a.fireTime))")
-                emit { () throws(BusError) in try bus.emitObjectAdded(path: a.path) }
-            }
-        }
-        for (app, state) in m.authorizations {
-            Log.info("authorization of '\(app)': \(state.rawValue)")
-            emit { () throws(BusError) in
-                try bus.emitSignal(path: AlarmID.managerPath, interface: Interfaces.manager, member: "AuthorizationChanged",
-                                   [.string(app), .string(state.rawValue)])
-            }
-        }
-        if engine.nextFireTime != announcedNextFire {
-            announcedNextFire = engine.nextFireTime
-            emit { () throws(BusError) in
-                try bus.emitPropertiesChanged(path: AlarmID.managerPath, interface: Interfaces.manager, ["NextFireTimeUSec"])
-            }
-        }
-        // Only now the desktop side: ringing, notifications. They may commit again (a sound error),
-        // which must come after this change's own signals.
-        if !m.missed.isEmpty { alerts.missed(m.missed) }
-        for r in m.removals {
-            alerts.changed(old: r.alarm, new: nil, timedOut: timedOut.contains(r.alarm.id), snoozed: false)
-            if r.reason == .completed { alerts.completed(r.alarm) }
-        }
-        for a in m.upserts {
-            alerts.changed(old: before[a.id], new: a, timedOut: timedOut.contains(a.id), snoozed: m.snoozed.contains(a.id))
-        }
-        alerts.settle()
-        rearm()
-    }
-
-    private func emit(_ body: () throws(BusError) -> Void) {
-        do { try body() } catch { Log.warning("signal not sent: \(error)") }
-    }
-
     /// One kernel timer, armed for the earliest deadline of all alarms; off when there is none.
     private func rearm() {
         deadline?.arm(at: clock.real(engine.nextDeadline))
     }
 
+    /// What time alone causes rings at once; the committer writes it in this same loop pass.
     private func deadlineReached() {
-        let m = engine.planDue()
-        do {
-            try commit(m)
-        } catch {
-            // The store refused: try again shortly rather than lose the transition.
-            Log.error("due transitions not saved (\(error.message)); retrying in 1 s")
-            deadline?.arm(at: clock.real(engine.clock.now() + usecPerSecond))
-            return
-        }
+        committer.fire(engine.planDue())
         rearm()
     }
 }

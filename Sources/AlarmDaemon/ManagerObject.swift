@@ -3,26 +3,51 @@ import AlarmCore
 import SDBus
 
 /// `org.alarmd.AlarmManager1`. Each method follows timedated's shape: validate, authorize, plan,
-/// persist, emit, reply — the daemon's `commit` does persist and emit.
+/// then the committer applies, persists (with the other calls of the same loop pass) and announces,
+/// and only then is the call answered.
 final class ManagerObject: BusObject {
-    unowned let daemon: Daemon
-    /// Calls that change something, per connection: each one costs a durable commit.
-    private var limiter = RateLimiter<String>()
+    private let engine: AlarmEngine
+    private let committer: Committer
+    private let identity: Identity
+    private let prompter: AuthorizationPrompter
+    let maxReplyBytes: Int
+    private let facts: Facts
+    /// Calls that change something, per connection: apps are limited, the user's own tools only if
+    /// configured.
+    private var appLimiter: RateLimiter<String>?
+    private var shellLimiter: RateLimiter<String>?
     static let mutating: Set<String> = ["RegisterApp", "RequestAuthorization", "SetAuthorization", "Schedule", "Update",
                                         "Cancel", "Stop", "Pause", "Resume", "Countdown"]
+
+    /// The manager's constant properties.
+    struct Facts {
+        var wakeSupported: () -> Bool
+        var storePath: String
+    }
 
     static let defaultPage = 1000
     static let maxPage = 10_000
 
-    init(daemon: Daemon) { self.daemon = daemon }
-
-    var maxReplyBytes: Int { daemon.bus.maxReplyBytes }
+    init(engine: AlarmEngine, committer: Committer, identity: Identity, prompter: AuthorizationPrompter,
+         maxReplyBytes: Int, limits: (apps: DaemonConfig.CallLimit, shell: DaemonConfig.CallLimit), facts: Facts) {
+        self.engine = engine
+        self.committer = committer
+        self.identity = identity
+        self.prompter = prompter
+        self.maxReplyBytes = maxReplyBytes
+        self.facts = facts
+        func limiter(_ l: DaemonConfig.CallLimit) -> RateLimiter<String>? {
+            l.isUnlimited ? nil : RateLimiter(capacity: Double(l.burst), perSecond: Double(l.perSecond))
+        }
+        appLimiter = limiter(limits.apps)
+        shellLimiter = limiter(limits.shell)
+    }
 
     /// sd-bus builds `GetManagedObjects` itself, all alarms in one message: refuse it, naming the
     /// way to page, when that message would outgrow the limit (dbus-daemon would disconnect alarmd).
     func filterManagedObjects(_ m: Message) -> BusError? {
         guard m.interface == "org.freedesktop.DBus.ObjectManager", m.member == "GetManagedObjects",
-              let app = try? daemon.identity.appId(of: m) else { return nil }
+              let app = try? identity.appId(of: m) else { return nil }
         let now = engine.clock.now()
         var size = 0, count = 0
         for alarm in engine.alarms(visibleTo: app) {
@@ -36,27 +61,51 @@ final class ManagerObject: BusObject {
         return BusError(e.name, e.message)
     }
 
-    var engine: AlarmEngine { daemon.engine }
 
     /// The connection went away: its budget goes with it.
-    func forget(sender: String) { limiter.forget(sender) }
+    func forget(sender: String) {
+        appLimiter?.forget(sender)
+        shellLimiter?.forget(sender)
+    }
 
     func handle(_ call: MethodCall) throws(BusError) -> MethodResult {
         var app = "?"
         do throws(AlarmError) {
-            if ManagerObject.mutating.contains(call.member), !limiter.admit(call.sender, now: Clocks.monotonic) {
-                throw .limitReached("too many calls from this connection; slow down")
-            }
             if call.member == "RegisterApp" {
-                try daemon.identity.register(call.message, app: call.args.first?.stringValue ?? "")
+                try admit(call, app: "?")
+                try identity.register(call.message, app: call.args.first?.stringValue ?? "")
                 return .reply([])
             }
-            app = try daemon.identity.appId(of: call.message)
+            app = try identity.appId(of: call.message)
+            try admit(call, app: app)
             return try dispatch(call, app: app)
         } catch {
             Log.info("\(call.member) from \(call.sender) (app '\(app)') refused: \(error.name): \(error.message)")
             throw BusError(error.name, error.message)
         }
+    }
+
+    /// Each mutating call costs a durable write: a connection that floods gets LimitReached.
+    private func admit(_ call: MethodCall, app: String) throws(AlarmError) {
+        guard ManagerObject.mutating.contains(call.member) else { return }
+        let admitted = app.isEmpty ? shellLimiter?.admit(call.sender, now: Clocks.monotonic)
+                                   : appLimiter?.admit(call.sender, now: Clocks.monotonic)
+        if admitted == false { throw .limitReached("too many calls from this connection; slow down") }
+    }
+
+    /// Hands `m` to the committer and answers the call once it is durable (or could not be made so).
+    private func commit(_ m: Mutation, _ call: MethodCall, app: String, reply values: [Value] = [],
+                        then: @escaping () -> Void = {}) -> MethodResult {
+        committer.submit(m, "\(call.member) from \(call.sender)") { error in
+            if let error {
+                Log.info("\(call.member) from \(call.sender) (app '\(app)') failed: \(error.name): \(error.message)")
+                try? call.message.replyError(BusError(error.name, error.message))
+            } else {
+                then()
+                try? call.message.reply(values)
+            }
+        }
+        return .later
     }
 
     private func dispatch(_ call: MethodCall, app: String) throws(AlarmError) -> MethodResult {
@@ -76,7 +125,7 @@ final class ManagerObject: BusObject {
             guard engine.authorization(for: app) == .notDetermined else {
                 return .reply([.string(engine.authorization(for: app).rawValue)])
             }
-            daemon.prompter.request(app: app, description: description, waiter: call.message)
+            prompter.request(app: app, description: description, waiter: call.message)
             return .later
         case "Schedule":
             let config = try configuration(a[1], key: "configuration")
@@ -87,24 +136,21 @@ final class ManagerObject: BusObject {
             } catch {
                 // AlarmKit: scheduling before the user decided asks the user, and fails for now.
                 if case .notAuthorized = error, engine.authorization(for: app) == .notDetermined {
-                    daemon.prompter.request(app: app, description: nil, waiter: nil)
+                    prompter.request(app: app, description: nil, waiter: nil)
                 }
                 throw error
             }
-            try daemon.commit(m)
             let id = m.upserts.first?.id ?? m.removals.first?.alarm.id ?? ""
-            return .reply([.objectPath(AlarmID.path(of: id))])
+            return commit(m, call, app: app, reply: [.objectPath(AlarmID.path(of: id))])
         case "SetAuthorization":
             try requireShell(app, call.member)
             let target = try AppID.validate(string(0))
             guard let state = AuthorizationState(rawValue: string(1)) else {
                 throw .invalidArgument(key: "state", reason: "must be one of authorized, denied, notDetermined")
             }
-            if engine.authorizations[target] != state {
-                try daemon.commit(engine.planSetAuthorization(app: target, state: state))
-            }
-            daemon.prompter.settled(target)
-            return .reply([])
+            // An open prompt for the app is moot once the decision is durable.
+            return commit(engine.authorizations[target] != state ? engine.planSetAuthorization(app: target, state: state) : Mutation(),
+                          call, app: app) { [prompter] in prompter.settled(target) }
         case "ListAuthorizations":
             try requireShell(app, call.member)
             let entries = engine.authorizations.sorted { $0.key < $1.key }
@@ -114,9 +160,8 @@ final class ManagerObject: BusObject {
             let changes = try configuration(a[1], key: "changes")
             try checkSoundPath(changes, call)
             guard case .array(_, let items) = a[2] else { return .reply([]) }
-            try daemon.commit(engine.planUpdate(app: app, id: string(0), changes: changes,
-                                                clear: items.compactMap(\.stringValue)))
-            return .reply([])
+            return commit(try engine.planUpdate(app: app, id: string(0), changes: changes, clear: items.compactMap(\.stringValue)),
+                          call, app: app)
         case "Cancel", "Stop", "Pause", "Resume", "Countdown":
             let plan: (String, String) throws(AlarmError) -> Mutation = switch call.member {
             case "Cancel": engine.planCancel
@@ -125,8 +170,7 @@ final class ManagerObject: BusObject {
             case "Resume": engine.planResume
             default: engine.planCountdown
             }
-            try daemon.commit(plan(app, string(0)))
-            return .reply([])
+            return commit(try plan(app, string(0)), call, app: app)
         case "GetAlarms":
             let now = engine.clock.now()
             let reply = Value.array(element: "a{sv}", engine.alarms(visibleTo: app).map { .vardict($0.properties(now: now)) })
@@ -160,7 +204,7 @@ final class ManagerObject: BusObject {
     /// they exist. It may use the sound theme and alarmd's own sounds.
     private func checkSoundPath(_ config: [String: Value], _ call: MethodCall) throws(AlarmError) {
         guard case .string(let sound)? = config["sound"], sound.hasPrefix("/"),
-              case .app(_, true) = daemon.identity.identity(of: call.message) else { return }
+              case .app(_, true) = identity.identity(of: call.message) else { return }
         throw .invalidArgument(key: "sound", reason: "a sandboxed app may name a sound-theme event or one of alarmd's sounds, not a file path")
     }
 
@@ -181,8 +225,8 @@ final class ManagerObject: BusObject {
         switch name {
         case "Version": return .string(Interfaces.version)
         case "NextFireTimeUSec": return .uint64(engine.nextFireTime)
-        case "WakeSupported": return .bool(daemon.wakeSupported)
-        case "StorePath": return .string(daemon.store.path)
+        case "WakeSupported": return .bool(facts.wakeSupported())
+        case "StorePath": return .string(facts.storePath)
         default: return nil
         }
     }

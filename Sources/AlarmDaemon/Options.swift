@@ -13,6 +13,8 @@ public struct Options: Sendable {
     public var soundDirectories: [String]?
     /// Tests only: a smaller ceiling for one reply than the bus's, to reach it with few alarms.
     public var maxReplyBytes: Int?
+    /// Tests only: die (SIGABRT) right after announcing what time caused, before it is written.
+    public var crashAfterAnnounce = false
 
     public static let usage = """
         usage: alarmd [--bus-address ADDRESS] [--state-dir DIR] [--config FILE] [--sounds-dir DIR]
@@ -26,6 +28,7 @@ public struct Options: Sendable {
           --test-clock FILE      tests only: a clock that org.alarmd.TestClock1 can step
           --proc-root DIR        tests only: where callers' /proc/PID entries are
           --max-reply-bytes N    tests only: refuse replies larger than N bytes (default 32 MiB)
+          --test-crash-after-announce  tests only: abort after announcing a due alarm, before saving it
           --version              print the version
         """
 
@@ -63,6 +66,8 @@ public struct Options: Sendable {
             case "--max-reply-bytes":
                 guard let v = it.next(), let n = Int(v), n >= 4096 else { return .exit("--max-reply-bytes needs a number ≥ 4096\n" + usage, code: 2) }
                 o.maxReplyBytes = n
+            case "--test-crash-after-announce":
+                o.crashAfterAnnounce = true
             case "--version":
                 return .exit("alarmd \(Interfaces.version)", code: 0)
             case "-h", "--help":

@@ -38,7 +38,7 @@ final class Ringer {
             ca_proplist_create(&props)
             ca_proplist_sets(props, CA_PROP_APPLICATION_NAME, "alarmd")
             ca_proplist_sets(props, CA_PROP_APPLICATION_ID, "org.alarmd.AlarmManager1")
-            ca_proplist_sets(props, CA_PROP_APPLICATION_ICON_NAME, "alarm-symbolic")
+            ca_proplist_sets(props, CA_PROP_APPLICATION_ICON_NAME, "alarmd-alarm")
             ca_context_change_props_full(c, props)
             ca_proplist_destroy(props)
         } else {
@@ -52,6 +52,8 @@ final class Ringer {
 
     /// Whether any alarm is alerting (heard or, after a failure, not).
     var isRinging: Bool { !rings.isEmpty }
+
+    func isRinging(_ alarmId: String) -> Bool { rings[alarmId] != nil }
 
     func start(_ alarm: Alarm) {
         stop(alarm.id)

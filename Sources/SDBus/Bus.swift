@@ -65,6 +65,12 @@ public final class Bus {
 
     public func flush() { sd_bus_flush(handle) }
 
+    /// Dispatches what already arrived (up to `limit` messages) without waiting for more.
+    public func processPending(limit: Int = 10_000) {
+        var n = 0
+        while n < limit, sd_bus_process(handle, nil) > 0 { n += 1 }
+    }
+
     // MARK: emitting
 
     public func emitSignal(path: String, interface: String, member: String, _ args: [Value]) throws(BusError) {

@@ -104,6 +104,12 @@ public final class EventLoop {
 
     public func exit(_ code: Int32 = 0) { sd_event_exit(handle, code) }
 
+    /// A source that runs `handler` on the next pass of the loop once triggered, however often it
+    /// was triggered meanwhile.
+    public func makeDefer(_ handler: @escaping () -> Void) throws(BusError) -> DeferSource {
+        try DeferSource(loop: self, handler: handler)
+    }
+
     /// A one-shot timer on `clock` that can be re-armed; `handler` runs on the loop thread.
     public func makeTimer(clock: clockid_t = CLOCK_REALTIME, _ handler: @escaping () -> Void) throws(BusError) -> TimerSource {
         try TimerSource(loop: self, clock: clock, handler: handler)
@@ -150,6 +156,30 @@ private let timerTrampoline: sd_event_time_handler_t = { _, _, userdata in
     // The handler may drop the last reference to its own timer: keep it alive until it returns.
     let timer = Unmanaged<TimerSource>.fromOpaque(userdata!).takeUnretainedValue()
     withExtendedLifetime(timer) { timer.fire() }
+    return 0
+}
+
+/// An sd-event defer source, off until triggered.
+public final class DeferSource {
+    private var source: OpaquePointer?
+    let handler: () -> Void
+
+    init(loop: EventLoop, handler: @escaping () -> Void) throws(BusError) {
+        self.handler = handler
+        var s: OpaquePointer?
+        try check(sd_event_add_defer(loop.handle, &s, deferTrampoline, Unmanaged.passUnretained(self).toOpaque()), "add defer")
+        source = s
+        sd_event_source_set_enabled(s, Int32(SD_EVENT_OFF))
+    }
+
+    deinit { sd_event_source_disable_unref(source) }
+
+    public func trigger() { sd_event_source_set_enabled(source, Int32(SD_EVENT_ONESHOT)) }
+}
+
+private let deferTrampoline: sd_event_handler_t = { _, userdata in
+    let source = Unmanaged<DeferSource>.fromOpaque(userdata!).takeUnretainedValue()
+    withExtendedLifetime(source) { source.handler() }
     return 0
 }
 

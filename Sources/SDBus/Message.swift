@@ -199,6 +199,15 @@ public final class Message {
         }
     }
 
+    /// Sends an error reply (for calls answered later).
+    public func replyError(_ error: BusError) throws(BusError) {
+        let safe = error.wireSafe
+        var e = sd_bus_error(name: nil, message: nil, _need_free: 0)
+        defer { sd_bus_error_free(&e) }
+        sd_bus_error_set(&e, safe.name, safe.message)
+        try check(sd_bus_reply_method_error(handle, &e), "send error reply")
+    }
+
     private func sendReply(_ fill: (Message) throws(BusError) -> Void) throws(BusError) {
         var out: OpaquePointer?
         try check(sd_bus_message_new_method_return(handle, &out), "new reply")

@@ -112,6 +112,16 @@ import Testing
         #expect(c.limits.maxAlarmsPerApp == 1024 && c.limits.maxAlarmsShell == 0 && c.ringTimeout == 600 && c.missedGrace == 60)
     }
 
+    @Test func callLimits() {
+        #expect(DaemonConfig().callLimit == .init(burst: 1_000, perSecond: 500) && DaemonConfig().shellCallLimit.isUnlimited)
+        let (c, warnings) = DaemonConfig.parse("[limits]\ncalls_burst = 10\ncalls_per_second = 0\nshell_calls_burst = 5\nshell_calls_per_second = 2\n", file: "f")
+        #expect(warnings.isEmpty)
+        #expect(c.callLimit == .init(burst: 10, perSecond: 0) && c.callLimit.isUnlimited, "0 = unlimited")
+        #expect(c.shellCallLimit == .init(burst: 5, perSecond: 2) && !c.shellCallLimit.isUnlimited)
+        let (bad, w) = DaemonConfig.parse("[limits]\ncalls_burst = -1\n", file: "f")
+        #expect(bad.callLimit.burst == 1_000 && w.count == 1 && w[0].contains("calls_burst"))
+    }
+
     @Test func everyKey() {
         let (c, warnings) = DaemonConfig.parse("""
             # comment

@@ -78,8 +78,7 @@ import Testing
         // No portal here, and an xdg-open that fails as it does without a desktop.
         let bin = TempDir("alarmd-bin")
         let script = "#!/bin/sh\necho \"xdg-open: no method available for opening '$1'\" >&2\nexit 3\n"
-        try script.write(toFile: bin.path + "/xdg-open", atomically: true, encoding: .utf8)
-        chmod(bin.path + "/xdg-open", 0o755)
+        try writeExecutable(script, to: bin.path + "/xdg-open")
         let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
         let h = try Harness(notifications: true, environment: ["PATH": bin.path + ":" + path])
         let alarm = try h.client.schedule([("title", .string("Open me")), ("duration", .uint32(1)),

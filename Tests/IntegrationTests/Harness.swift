@@ -54,11 +54,18 @@ final class Harness {
     }
 
     /// Ends the daemon (SIGKILL or SIGTERM), waits until the bus has forgotten it, and starts a new one.
-    func restart(kill9: Bool) throws {
+    func restart(kill9: Bool, dropping dropped: [String] = []) throws {
         if kill9 { daemon.kill9() } else { daemon.process.stop() }
         let probe = try Client(address: bus.address)
         _ = eventually { !probe.nameHasOwner(managerName) }
+        extraArgs.removeAll { dropped.contains($0) }
         try start()
+    }
+
+    /// Starts the daemon again after it died by itself (a crash the test provoked).
+    func startAgain(dropping dropped: [String]) throws {
+        _ = daemon.process.wait(timeout: 10)
+        try restart(kill9: true, dropping: dropped)
     }
 
     /// A new connection that registers as `app`.

@@ -152,22 +152,39 @@ import Testing
         #expect(try a.property(pathA, alarmInterface, "State") == .string("paused"))
     }
 
-    /// A connection that floods the service gets LimitReached; everyone else is served.
-    @Test func floodingConnectionIsLimited() throws {
-        let h = try Harness()
-        let flood = try Client(address: h.bus.address)
-        // Pipelined, as a runaway client would send them: the daemon meets them back to back.
-        let calls = try (0..<3_000).map { _ in try flood.callAsync("Pause", [.string(AlarmID.make())]) }
-        #expect(flood.waitFor(timeout: 30) { _ in calls.allSatisfy(\.done) })
+    /// Pipelined calls, as a runaway client sends them: the daemon meets them back to back.
+    func flood(_ c: Client, _ n: Int) throws -> (served: Int, limited: Int) {
+        let calls = try (0..<n).map { _ in try c.callAsync("Pause", [.string(AlarmID.make())]) }
+        #expect(c.waitFor(timeout: 30) { _ in calls.allSatisfy(\.done) })
         let names = calls.map { $0.error?.name ?? "ok" }
-        let served = names.filter { $0 == Contract.ErrorName.notFound }.count
-        let limited = names.filter { $0 == Contract.ErrorName.limitReached }.count
-        print("flood: \(served) served, \(limited) refused with LimitReached")
+        return (names.filter { $0 == Contract.ErrorName.notFound }.count, names.filter { $0 == Contract.ErrorName.limitReached }.count)
+    }
+
+    /// An app's connection that floods the service gets LimitReached; everyone else is served, and
+    /// the user's own tools are not limited at all.
+    @Test func floodingConnectionIsLimited() throws {
+        let h = try Harness(config: "[authorization]\ndefault = allow\n")
+        let app = try h.app("org.example.Flood")
+        let (served, limited) = try flood(app, 3_000)
+        print("flood from an app: \(served) served, \(limited) refused with LimitReached")
         #expect(served + limited == 3_000)
         #expect(served >= 1_000, "a burst of 1000 is allowed")
         #expect(limited > 0)
+        // In the same window, the user's own tools flood just as hard and are all served.
+        let tools = try flood(h.client, 3_000)
+        #expect(tools.served == 3_000 && tools.limited == 0, "the user's own tools are not rate-limited")
         #expect(try h.client.call("GetAuthorizationState") == [.string("authorized")])
         _ = try h.client.schedule([("title", .string("unaffected")), ("duration", .uint32(60))])
-        #expect(try flood.call("GetAlarms").count == 1, "reading is never limited")
+        #expect(try app.call("GetAlarms").count == 1, "reading is never limited")
+    }
+
+    @Test func bothCallLimitsComeFromTheConfiguration() throws {
+        let h = try Harness(config: "[authorization]\ndefault = allow\n[limits]\ncalls_burst = 50\ncalls_per_second = 1\nshell_calls_burst = 20\nshell_calls_per_second = 1\n")
+        let app = try h.app("org.example.Flood")
+        let a = try flood(app, 200)
+        // RegisterApp took one of the 50.
+        #expect(a.served >= 49 && a.served < 60 && a.limited == 200 - a.served, "\(a)")
+        let tools = try flood(h.client, 200)
+        #expect(tools.served >= 20 && tools.served < 30 && tools.limited == 200 - tools.served, "\(tools)")
     }
 }

@@ -90,8 +90,7 @@ import Testing
             #!/bin/sh
             case " $* " in *" --show-bin-path "*) echo '\(Products.directory)' ;; esac
             """
-        try swift.write(toFile: tools.path + "/swift", atomically: true, encoding: .utf8)
-        chmod(tools.path + "/swift", 0o755)
+        try writeExecutable(swift, to: tools.path + "/swift")
         var env = ProcessInfo.processInfo.environment
         env["PATH"] = tools.path + ":" + (env["PATH"] ?? "/usr/bin:/bin")
 

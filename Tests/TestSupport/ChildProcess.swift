@@ -154,3 +154,14 @@ public func eventually(timeout: Double = 5, pumping client: Client? = nil, _ con
         if let client { client.pump(0.02) } else { usleep(20_000) }
     }
 }
+
+/// Writes a script the test then runs. Opened with O_CLOEXEC: a child spawned meanwhile by another
+/// test must not inherit the writable descriptor, or running the script fails with ETXTBSY.
+public func writeExecutable(_ text: String, to path: String) throws {
+    let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o755)
+    guard fd >= 0 else { throw TestFailure("open \(path): \(String(cString: strerror(errno)))") }
+    defer { close(fd) }
+    let bytes = Array(text.utf8)
+    guard bytes.withUnsafeBytes({ write(fd, $0.baseAddress!, $0.count) }) == bytes.count else { throw TestFailure("write \(path)") }
+    fchmod(fd, 0o755)
+}

@@ -1,0 +1,96 @@
+import AlarmClient
+import AlarmCore
+import Foundation
+import Glibc
+import SDBus
+import TestSupport
+import Testing
+
+/// Group commit: calls that arrive together are written in one transaction, answered only once it
+/// is durable, and all refused together (nothing applied, nothing announced) when the write fails;
+/// what time alone causes is announced before it is written, and a crash in between loses nothing.
+@Suite(.serialized) struct CommitTests {
+    /// Another process holding the database's write lock, as a backup tool or a second alarmd would.
+    func lockStore(_ h: Harness) throws -> LiveCommand {
+        let program = """
+            import sqlite3, sys
+            c = sqlite3.connect(sys.argv[1], isolation_level=None)
+            c.execute('BEGIN EXCLUSIVE')
+            print('locked', flush=True)
+            sys.stdin.read()
+            """
+        let lock = try LiveCommand("/usr/bin/python3", ["-c", program, h.state.path + "/state/alarmd.sqlite"])
+        #expect(lock.waitFor { $0.contains("locked") }, "\(lock.stderr)")
+        return lock
+    }
+
+    @Test func aFailedWriteRefusesTheWholeBatchAndChangesNothing() throws {
+        let h = try Harness()
+        let kept = try h.client.schedule([("title", .string("Kept")), ("duration", .string("1h"))])
+        let before = stable(try h.client.alarms())
+        let lock = try lockStore(h)
+        let caller = try Client(address: h.bus.address)
+        // Pipelined: they arrive together and share one write, which fails after SQLite's busy timeout.
+        let calls = try (0..<50).map { i in
+            try caller.callAsync("Schedule", [.string(""), .vardict([("title", .string("Lost \(i)")), ("duration", .uint32(600))])],
+                                 timeoutSeconds: 60)
+        }
+        let cancel = try caller.callAsync("Cancel", [.string(AlarmID.id(fromPath: kept)!)], timeoutSeconds: 60)
+        #expect(caller.waitFor(timeout: 40) { _ in calls.allSatisfy(\.done) && cancel.done },
+                "answered within one busy timeout (5 s), not one per call (250 s)")
+        #expect((calls + [cancel]).allSatisfy { $0.error?.name == Contract.ErrorName.ioError }, "\(calls.compactMap(\.error?.name).prefix(3))")
+        #expect(calls.first?.error?.message.contains("could not be saved") == true)
+        #expect(stable(try h.client.alarms()) == before, "the last durable state: the Cancel is undone too")
+        lock.closeOutput()
+        lock.write("\n")
+        lock.process.signal(SIGTERM)
+        _ = lock.process.wait(timeout: 5)
+
+        // Once the store is writable again, calls succeed, and only they are announced.
+        let fine = try h.client.schedule([("title", .string("Fine")), ("duration", .string("1h"))])
+        #expect(h.client.waitFor { $0.contains { $0.member == "InterfacesAdded" && $0.args.first == .objectPath(fine) } })
+        let added = h.client.signals.named("InterfacesAdded").count
+        #expect(added == 2, "Kept and Fine; none of the refused ones")
+        try h.restart(kill9: true)
+        #expect(Set(try h.client.alarms().compactMap { $0["Id"]?.unwrapped.stringValue })
+                == Set([kept, fine].compactMap(AlarmID.id(fromPath:))))
+    }
+
+    @Test func pipelinedCallsAreEachDurableBeforeTheirAnswer() throws {
+        let h = try Harness()
+        let caller = try Client(address: h.bus.address)
+        let calls = try (0..<300).map { i in
+            try caller.callAsync("Schedule", [.string(""), .vardict([("title", .string("T\(i)")), ("duration", .uint32(600 + UInt32(i)))])])
+        }
+        #expect(caller.waitFor(timeout: 30) { _ in calls.allSatisfy(\.done) })
+        #expect(calls.allSatisfy { $0.error == nil }, "\(calls.compactMap(\.error).first.map(\.description) ?? "")")
+        // Everything acknowledged survives a kill -9 at once.
+        try h.restart(kill9: true)
+        #expect(try h.client.alarms().count == 300)
+    }
+
+    @Test func aDueAlarmAnnouncedButNotYetWrittenSurvivesACrashAndRingsOnce() throws {
+        let h = try Harness(extraArgs: ["--test-crash-after-announce"])
+        let path = try h.client.schedule([("title", .string("Egg")), ("duration", .uint32(1))])
+        let id = try #require(AlarmID.id(fromPath: path))
+        let fire = uint64(try h.client.allProperties(path)["FireTimeUSec"])
+        // The subscriber hears it ring before anything was written …
+        #expect(h.client.waitFor { $0.contains { $0.path == path && $0.changed["State"] == .string("alerting") } })
+        #expect(h.daemon.logs("crashing after the announcement"), "\(h.daemon.log)")
+        // … and the crash that follows loses nothing: recomputed from the stored countdown, the
+        // same alert rings on, neither missed nor moved.
+        try h.startAgain(dropping: ["--test-crash-after-announce"])
+        // (The restarted daemon may have rung it before this client's first look.)
+        #expect(h.waitForState(id, "alerting"))
+        let props = try h.client.allProperties(path)
+        #expect(props["State"] == .string("alerting") && uint64(props["FireTimeUSec"]) == fire, "the same occurrence")
+        #expect(!h.client.signals.contains { $0.member == "AlarmRemoved" }, "not missed, not lost")
+        // Stopped, it stays stopped across another crash: it does not ring twice.
+        try h.client.call("Stop", [.string(id)])
+        try h.restart(kill9: true)
+        #expect(try h.client.alarms().isEmpty)
+        h.client.pump(0.3)
+        #expect(!h.client.signals.contains { $0.member == "PropertiesChanged" && $0.changed["State"] == .string("alerting") },
+                "after the restart nothing rang again")
+    }
+}
