@@ -3,8 +3,8 @@ import Glibc
 import Testing
 import TestSupport
 
-/// `make bench` cannot rot: the benchmark runs here in its tiny mode (50 alarms, 2 workers, 1 s
-/// windows) against the debug build and must finish and write every figure. Nothing about its
+/// `make bench` cannot rot: the benchmark runs here in its tiny mode (50 alarms, 2 workers, windows
+/// of 0.5–1 s) against the debug build and must finish and write every figure. Nothing about its
 /// timings is checked: they mean nothing at that size, and the machine is shared.
 @Suite struct BenchSmokeTests {
     @Test func tinyRunWritesEveryFigure() throws {

@@ -47,7 +47,7 @@ struct BenchConfig {
           3  wake-ups and syscalls while idle with 10,000 pending alarms, vs an empty store
           4  Schedule/Cancel latency, RSS, store size, GetAlarms, restart at 1k/10k/100k alarms, vs 1k
           5  (extra) the core engine in-process: Schedule/Cancel/due-check cost and memory per alarm
-          --tiny     50 alarms, 2 workers, 1 s windows: checks the benchmark runs, measures nothing
+          --tiny     50 alarms, 2 workers, 0.5–1 s windows: checks the benchmark runs, measures nothing
           --keep     keep the work directory (stores, alarmd logs) and print where it is
           --verbose  print each alarmd's pid when it starts (to attach perf or strace)
         """
@@ -89,7 +89,8 @@ struct BenchConfig {
 
     mutating func shrink() {
         tiny = true
-        callWindow = 1
+        // Short: the smoke run shares the machine with the rest of the test suite.
+        callWindow = 0.5
         manyClients = 2
         pipelineDepth = 4
         fireCount = 50
