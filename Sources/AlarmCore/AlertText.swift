@@ -2,12 +2,14 @@ import Foundation
 
 /// The texts of the alert notification, AlarmKit's alert presentation on the desktop.
 public enum AlertText {
+    /// `HH:mm` in `zone`, from the zone's offset: a DateFormatter per alert (ICU) was a measurable
+    /// part of the time between an alarm coming due and its alert.
     public static func clock(_ t: USec, in zone: TimeZone) -> String {
-        let f = DateFormatter()
-        f.locale = Locale(identifier: "en_GB")
-        f.timeZone = zone
-        f.dateFormat = "HH:mm"
-        return f.string(from: Date(timeIntervalSince1970: Double(t) / 1_000_000))
+        let seconds = Int64(t / 1_000_000)
+        let local = seconds + Int64(zone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(seconds))))
+        let minute = (local % 86_400 + 86_400) % 86_400 / 60
+        func two(_ v: Int64) -> String { v < 10 ? "0\(v)" : "\(v)" }
+        return two(minute / 60) + ":" + two(minute % 60)
     }
 
     /// Summary and body of the notification of an alerting alarm.

@@ -37,3 +37,15 @@ import Testing
         #expect(AlertText.completed(t).body == "Completed\nOven")
     }
 }
+
+@Suite struct AlertClockTests {
+    @Test func clockInTheZoneOfTheAlarm() {
+        // 2026-03-08 07:30 UTC: 02:30 in New York would not exist (DST starts at 02:00 → 03:00), so it is 03:30 EDT.
+        let t: USec = 1_772_955_000 * usecPerSecond
+        #expect(AlertText.clock(t, in: TimeZone(identifier: "UTC")!) == "07:30")
+        #expect(AlertText.clock(t, in: TimeZone(identifier: "America/New_York")!) == "03:30")
+        #expect(AlertText.clock(t, in: TimeZone(identifier: "Asia/Kathmandu")!) == "13:15", "+05:45")
+        #expect(AlertText.clock(t, in: TimeZone(identifier: "Pacific/Kiritimati")!) == "21:30", "+14:00, the next day")
+        #expect(AlertText.clock(1_772_946_000 * usecPerSecond, in: TimeZone(identifier: "America/New_York")!) == "00:00")
+    }
+}
