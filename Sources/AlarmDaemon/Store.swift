@@ -10,8 +10,23 @@ import Foundation
 /// their defaults) — so that loading 100,000 alarms decodes no JSON and builds no dictionaries.
 /// Rows of schema v2 (JSON) are converted once, in one transaction; rows that cannot be read are
 /// kept, in `alarms_v2_unreadable`, and reported at every start.
+///
+/// WAL checkpoints never run inside a commit (`wal_autocheckpoint` is off): `checkpointIfNeeded()`,
+/// called after every commit, hands them to a thread of their own with a connection of its own
+/// once enough frames have piled up, and returns at once. Only under a steady stream of commits
+/// does one commit in many copy the last frames itself (`restartFrames`), to bound the WAL.
 final class Store {
     static let schemaVersion: Int32 = 3
+    /// WAL frames (pages) not yet in the database that make a checkpoint worth starting.
+    static let checkpointFrames = 512
+    /// Frames since the WAL last started over at which a commit first copies what is left. The
+    /// checkpoint thread copies frames while commits go on, but the WAL starts over only when a
+    /// commit finds every frame copied: under a steady stream of commits that may never happen, and
+    /// the WAL would grow without bound (and recovery after a crash with it). Then one commit in
+    /// so many catches up itself — the frames since the thread's last checkpoint — and starts it over.
+    static let restartFrames = 4 * checkpointFrames
+    /// The WAL file is cut back to this many bytes when it restarts after a checkpoint.
+    static let walSizeLimit = 4 << 20
 
     struct Failure: Error, CustomStringConvertible {
         let description: String
@@ -20,6 +35,16 @@ final class Store {
     private var db: OpaquePointer?
     let path: String
     private var statements: [String: OpaquePointer] = [:]
+    private let checkpointer: Checkpointer
+    /// Frames in the WAL after the last commit, as the WAL hook reported them.
+    private(set) var walFrames = 0
+    /// How many of those a finished checkpoint has copied into the database.
+    private var checkpointedFrames = 0
+    /// Uncopied frames at which a commit starts a checkpoint.
+    private let checkpointAfter: Int
+    /// Checkpoints started on the checkpoint thread so far, and commits that caught up themselves.
+    private(set) var checkpointsStarted = 0
+    private(set) var catchUps = 0
 
     /// `$XDG_STATE_HOME/alarmd/alarmd.sqlite`, default `~/.local/state/alarmd/`.
     static func defaultDirectory() -> String {
@@ -29,20 +54,31 @@ final class Store {
         return home + "/.local/state/alarmd"
     }
 
-    init(directory: String) throws {
+    /// `checkpointAfter`: WAL frames not yet in the database at which a commit starts a checkpoint.
+    init(directory: String, checkpointAfter: Int = Store.checkpointFrames) throws {
+        self.checkpointAfter = checkpointAfter
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true,
                                                 attributes: [.posixPermissions: 0o700])
         path = directory + "/alarmd.sqlite"
+        checkpointer = Checkpointer(path: path)
         guard sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX, nil) == SQLITE_OK else {
             throw Failure(description: "cannot open \(path): \(String(cString: sqlite3_errmsg(db)))")
         }
         sqlite3_busy_timeout(db, 5000)
         try exec("PRAGMA journal_mode=WAL")
         try exec("PRAGMA synchronous=FULL")
+        try exec("PRAGMA wal_autocheckpoint=0")
+        try exec("PRAGMA journal_size_limit=\(Store.walSizeLimit)")
+        // Replaces the automatic checkpointer (itself a WAL hook): only counts.
+        sqlite3_wal_hook(db, { context, _, _, frames in
+            Unmanaged<Store>.fromOpaque(context!).takeUnretainedValue().walGrew(to: Int(frames))
+            return SQLITE_OK
+        }, Unmanaged.passUnretained(self).toOpaque())
         try migrate()
     }
 
     deinit {
+        checkpointer.close()
         for stmt in statements.values { sqlite3_finalize(stmt) }
         sqlite3_close_v2(db)
     }
@@ -138,6 +174,7 @@ final class Store {
 
     func setMeta(_ key: String, _ value: String) throws {
         try transaction { try run("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", [.text(key), .text(value)]) }
+        checkpointIfNeeded()
     }
 
     // MARK: reading
@@ -205,9 +242,11 @@ final class Store {
     func commit(_ batch: [Mutation]) throws {
         let batch = batch.filter { !$0.isEmpty }
         guard !batch.isEmpty else { return }
+        if walFrames >= max(Store.restartFrames, checkpointAfter) { catchUp() }
         try transaction {
             for m in batch { try write(m) }
         }
+        checkpointIfNeeded()
     }
 
     private func write(_ m: Mutation) throws {
@@ -234,6 +273,53 @@ final class Store {
                 ])
             }
         }
+    }
+
+    // MARK: WAL checkpoints
+
+    private func walGrew(to frames: Int) {
+        collectCheckpoint()
+        // Fewer frames than before: the WAL restarted from its beginning after a checkpoint.
+        if frames < walFrames { checkpointedFrames = 0 }
+        walFrames = frames
+    }
+
+    private func collectCheckpoint() {
+        guard let done = checkpointer.takeResult() else { return }
+        // A result older than a WAL restart counts for nothing.
+        checkpointedFrames = done <= walFrames ? done : 0
+    }
+
+    /// Starts a PASSIVE checkpoint on the checkpoint thread when at least `minimumFrames` frames of
+    /// the WAL (default: the store's `checkpointAfter`) have not been copied into the database yet
+    /// and none is running; returns at once, and whether it started one. Every commit calls it; call
+    /// it at idle too (with a smaller minimum, e.g. 1) to leave a short WAL behind.
+    @discardableResult
+    func checkpointIfNeeded(minimumFrames: Int? = nil) -> Bool {
+        collectCheckpoint()
+        guard walFrames - checkpointedFrames >= max(1, minimumFrames ?? checkpointAfter), checkpointer.start() else { return false }
+        checkpointsStarted += 1
+        return true
+    }
+
+    /// Copies every frame left into the database here and now (after the checkpoint thread's), so
+    /// that the next commit starts the WAL over.
+    private func catchUp() {
+        checkpointer.wait()
+        collectCheckpoint()
+        var log: Int32 = 0, done: Int32 = 0
+        if sqlite3_wal_checkpoint_v2(db, nil, SQLITE_CHECKPOINT_PASSIVE, &log, &done) == SQLITE_OK {
+            checkpointedFrames = Int(done)
+        } else {
+            Log.warning("store: checkpoint failed: \(String(cString: sqlite3_errmsg(db)))")
+        }
+        catchUps += 1
+    }
+
+    /// Waits for a running checkpoint to finish (tests).
+    func waitForCheckpoint() {
+        checkpointer.wait()
+        collectCheckpoint()
     }
 
     // MARK: SQLite plumbing
@@ -337,3 +423,74 @@ private func blob(_ stmt: OpaquePointer, _ i: Int32) -> UnsafeRawBufferPointer? 
 private func int(_ stmt: OpaquePointer, _ i: Int32) -> Int64 { sqlite3_column_int64(stmt, i) }
 
 private func uint(_ stmt: OpaquePointer, _ i: Int32) -> UInt64 { UInt64(bitPattern: sqlite3_column_int64(stmt, i)) }
+
+/// Checkpoints the WAL on a thread of its own, through a connection of its own, so that no commit —
+/// and no method call — waits for one: a PASSIVE checkpoint copies what it can without taking
+/// the write lock, and the next commit restarts the WAL once everything is copied.
+private final class Checkpointer: @unchecked Sendable {
+    private let path: String
+    private let queue = DispatchQueue(label: "org.alarmd.checkpoint")
+    private let lock = NSLock()
+    /// Guarded by `lock`.
+    private var running = false
+    private var finished: Int?
+    /// Used on `queue` only.
+    private var db: OpaquePointer?
+
+    init(path: String) { self.path = path }
+
+    /// Starts a checkpoint unless one is running.
+    func start() -> Bool {
+        let idle = lock.withLock {
+            if running { return false }
+            running = true
+            return true
+        }
+        guard idle else { return false }
+        queue.async { self.checkpoint() }
+        return true
+    }
+
+    /// The frames the last finished checkpoint copied, once.
+    func takeResult() -> Int? {
+        lock.withLock {
+            defer { finished = nil }
+            return finished
+        }
+    }
+
+    func wait() { queue.sync {} }
+
+    func close() {
+        queue.sync {
+            sqlite3_close_v2(db)
+            db = nil
+        }
+    }
+
+    private func checkpoint() {
+        var copied: Int?
+        if db == nil {
+            if sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, nil) == SQLITE_OK {
+                sqlite3_exec(db, "PRAGMA synchronous=FULL", nil, nil, nil)
+            } else {
+                Log.warning("store: no connection for checkpoints: \(String(cString: sqlite3_errmsg(db)))")
+                sqlite3_close_v2(db)
+                db = nil
+            }
+        }
+        if let db {
+            var log: Int32 = 0, done: Int32 = 0
+            let rc = sqlite3_wal_checkpoint_v2(db, nil, SQLITE_CHECKPOINT_PASSIVE, &log, &done)
+            if rc == SQLITE_OK || rc == SQLITE_BUSY {
+                copied = Int(done)
+            } else {
+                Log.warning("store: checkpoint failed: \(String(cString: sqlite3_errmsg(db)))")
+            }
+        }
+        lock.withLock {
+            running = false
+            finished = copied
+        }
+    }
+}
