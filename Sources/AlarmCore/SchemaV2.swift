@@ -6,9 +6,17 @@ import Foundation
 /// migration to v3 converts through them, and tests write v2 rows with them.
 public enum SchemaV2 {
     /// The alarm a v2 row holds; nil for a row v2 itself could not read.
-    public static func decode(_ data: Data) -> Alarm? {
-        guard let v2 = try? JSONDecoder().decode(V2Alarm.self, from: data) else { return nil }
-        return v2.alarm
+    public static func decode(_ data: Data) -> Alarm? { Reader().alarm(from: data) }
+
+    /// Reads many rows with one decoder.
+    public struct Reader {
+        private let decoder = JSONDecoder()
+
+        public init() {}
+
+        public func alarm(from data: Data) -> Alarm? {
+            (try? decoder.decode(V2Alarm.self, from: data))?.alarm
+        }
     }
 
     /// A v2 row for `a`, as v2 wrote it; `raw` stands in for the keys as accepted (default `a.config.raw`).

@@ -138,32 +138,34 @@ final class Store {
     /// Rows that do not decode stay as they were, in `alarms_v2_unreadable`.
     private func migrateToColumns() throws {
         let started = Date()
-        var converted = 0, unreadable = 0
+        var converted = 0, unreadable: [String] = []
         try transaction {
             try exec(Store.createAlarmTable)
-            var rows: [(id: String, data: Data)] = []
+            let reader = SchemaV2.Reader()
+            // Rows one at a time, straight from SQLite's buffer into the new table.
             try query("SELECT id, data FROM alarms") { stmt in
-                rows.append((text(stmt, 0), Data(blob(stmt, 1) ?? UnsafeRawBufferPointer(start: nil, count: 0))))
-            }
-            for row in rows {
-                guard let a = SchemaV2.decode(row.data) else {
-                    unreadable += 1
-                    Log.error("store: alarm \(row.id) is unreadable; kept in the database (alarms_v2_unreadable), not loaded")
-                    continue
+                var data = Data()
+                if let bytes = blob(stmt, 1), let base = bytes.baseAddress {
+                    data = Data(bytesNoCopy: UnsafeMutableRawPointer(mutating: base), count: bytes.count, deallocator: .none)
+                }
+                guard let a = reader.alarm(from: data) else {
+                    unreadable.append(text(stmt, 0))
+                    Log.error("store: alarm \(text(stmt, 0)) is unreadable; kept in the database (alarms_v2_unreadable), not loaded")
+                    return
                 }
                 try insert(a)
-                try run("DELETE FROM alarms WHERE id = ?", [.text(row.id)])
                 converted += 1
             }
-            if unreadable == 0 {
-                try exec("DROP TABLE alarms")
-            } else {
-                try exec("DROP INDEX IF EXISTS alarms_app")
-                try exec("ALTER TABLE alarms RENAME TO alarms_v2_unreadable")
+            if !unreadable.isEmpty {
+                try exec("CREATE TABLE alarms_v2_unreadable (id TEXT PRIMARY KEY NOT NULL, app_id TEXT NOT NULL, data BLOB NOT NULL)")
+                for id in unreadable {
+                    try run("INSERT INTO alarms_v2_unreadable SELECT id, app_id, data FROM alarms WHERE id = ?", [.text(id)])
+                }
             }
+            try exec("DROP TABLE alarms")
             try exec("PRAGMA user_version = 3")
         }
-        Log.info("store: schema v2 → v3: \(converted) alarms converted\(unreadable > 0 ? ", \(unreadable) unreadable kept" : "") in \(String(format: "%.2f", Date().timeIntervalSince(started))) s")
+        Log.info("store: schema v2 → v3: \(converted) alarms converted\(unreadable.isEmpty ? "" : ", \(unreadable.count) unreadable kept") in \(String(format: "%.2f", Date().timeIntervalSince(started))) s")
     }
 
     func meta(_ key: String) throws -> String? {
