@@ -165,6 +165,13 @@ final class Store {
             try exec("DROP TABLE alarms")
             try exec("PRAGMA user_version = 3")
         }
+        // The JSON took ten times the room: give it back (at start-up, once), WAL included.
+        do {
+            try exec("VACUUM")
+            sqlite3_wal_checkpoint_v2(db, nil, SQLITE_CHECKPOINT_TRUNCATE, nil, nil)
+        } catch {
+            Log.warning("store: not compacted after the conversion: \(error)")
+        }
         Log.info("store: schema v2 → v3: \(converted) alarms converted\(unreadable.isEmpty ? "" : ", \(unreadable.count) unreadable kept") in \(String(format: "%.2f", Date().timeIntervalSince(started))) s")
     }
 

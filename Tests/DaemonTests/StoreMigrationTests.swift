@@ -129,7 +129,7 @@ final class StoreDirectory {
         #expect(try raw.rows("SELECT name FROM sqlite_master WHERE name IN ('alarms', 'alarms_app')").isEmpty)
     }
 
-    /// With every v2 row readable, the JSON table goes altogether.
+    /// With every v2 row readable, the JSON table goes altogether, and the file shrinks.
     @Test func readableV2StoreLeavesNoJSONBehind() throws {
         let dir = StoreDirectory()
         do {
@@ -141,6 +141,7 @@ final class StoreDirectory {
         #expect(alarms.count == 3 && skipped == 0)
         let raw = try RawDatabase(dir.database)
         #expect(try raw.rows("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name") == [["alarm"], ["authorizations"], ["meta"]])
+        #expect(try raw.rows("PRAGMA freelist_count") == [["0"]], "the room the JSON took is given back")
     }
 
     /// A v3 row no alarm can have (a state that does not exist, a broken extras blob) is skipped,
