@@ -1,22 +1,201 @@
 import Foundation
 
-/// A validated configuration (`Schedule`'s a{sv}). `raw` keeps the keys exactly as accepted so that
-/// `Update` can merge-patch them and validate the result as a whole.
-public struct AlarmConfiguration: Codable, Equatable, Sendable {
-    public var raw: [String: Value]
-    public var schedule: AlarmSchedule
+/// A validated configuration (`Schedule`'s a{sv}), kept compact: the schedule as two words and
+/// flags, the numbers the engine schedules by, the title, and everything else (the other
+/// presentation fields, sound, metadata) as sparse bytes decoded only when asked (`Extras`). The keys
+/// as accepted are not kept: `raw` rebuilds an equivalent dictionary from the fields (what `Update`
+/// merge-patches and validates as a whole), and the flags remember which optional schedule keys were
+/// given, so that clearing a key later behaves as it would have with the original dictionary.
+public struct AlarmConfiguration: Equatable, Sendable {
+    /// fixed: the date (µs); relative: hour | minute << 8 | weekdays << 16 (bit 0 = Monday); timer: seconds.
+    var scheduleWord: UInt64
+    /// A timer's end date (µs) when `Flags.hasEnd`.
+    var scheduleEnd: UInt64 = 0
+    /// The presentation's title, kept as it is: it is shown everywhere.
+    public var title: String = ""
+    /// `Extras`: the other presentation texts, sound, metadata — only those not at their defaults.
+    var extras: [UInt8] = []
     public var preAlert: UInt32 = 0
     public var postAlert: UInt32 = 300
-    public var presentation = Presentation()
-    public var ring = true
-    public var sound = "default"
-    public var metadata: Value = .vardict([])
     /// Seconds over which the alarm sound grows from quiet to full; 0 = full at once.
     public var volumeRamp: UInt32 = 0
-    /// Ring even when found due later than the missed-alarm grace (after suspend or downtime).
-    public var triggerIfMissed = false
+    /// The presentation's `warning_threshold`, kept as it is: the engine schedules the warning by it.
+    public var warningThreshold: UInt32 = 0
+    var flags: UInt16
 
-    public var kind: AlarmKind { schedule.kind }
+    struct Flags {
+        static let kindMask: UInt16 = 0b11 // 0 fixed, 1 relative, 2 timer
+        static let hasEnd: UInt16 = 1 << 2
+        static let ring: UInt16 = 1 << 3
+        static let triggerIfMissed: UInt16 = 1 << 4
+        static let secondaryCustom: UInt16 = 1 << 5
+        /// `minute` was given (relative): clearing `hour` then names it.
+        static let minuteGiven: UInt16 = 1 << 6
+        /// `weekdays` was given (relative), possibly empty.
+        static let weekdaysGiven: UInt16 = 1 << 7
+        static let all: UInt16 = 0xFF
+    }
+
+    public init(schedule: AlarmSchedule) {
+        scheduleWord = 0
+        flags = Flags.ring
+        self.schedule = schedule
+    }
+
+    public var kind: AlarmKind { flags & Flags.kindMask == 2 ? .timer : .alarm }
+
+    /// Whether the schedule is a wall-clock time (`.relative`), without building it.
+    var isRelative: Bool { flags & Flags.kindMask == 1 }
+
+    public var schedule: AlarmSchedule {
+        get {
+            switch flags & Flags.kindMask {
+            case 0:
+                return .fixed(date: scheduleWord)
+            case 1:
+                let mask = scheduleWord >> 16
+                return .relative(hour: Int(scheduleWord & 0xFF), minute: Int(scheduleWord >> 8 & 0xFF),
+                                 weekdays: Weekday.allCases.enumerated().filter { mask >> UInt64($0.offset) & 1 == 1 }.map(\.element))
+            default:
+                return .timer(seconds: scheduleWord, endDate: flags & Flags.hasEnd != 0 ? scheduleEnd : nil)
+            }
+        }
+        set {
+            flags &= ~(Flags.kindMask | Flags.hasEnd)
+            scheduleEnd = 0
+            switch newValue {
+            case .fixed(let date):
+                scheduleWord = date
+            case .relative(let hour, let minute, let days):
+                let mask = days.reduce(UInt64(0)) { $0 | 1 << UInt64(Weekday.allCases.firstIndex(of: $1)!) }
+                scheduleWord = UInt64(UInt8(clamping: hour)) | UInt64(UInt8(clamping: minute)) << 8 | mask << 16
+                flags |= 1
+            case .timer(let seconds, let end):
+                scheduleWord = seconds
+                flags |= 2
+                if let end {
+                    scheduleEnd = end
+                    flags |= Flags.hasEnd
+                }
+            }
+        }
+    }
+
+    public var ring: Bool {
+        get { flags & Flags.ring != 0 }
+        set { set(Flags.ring, newValue) }
+    }
+
+    /// Ring even when found due later than the missed-alarm grace (after suspend or downtime).
+    public var triggerIfMissed: Bool {
+        get { flags & Flags.triggerIfMissed != 0 }
+        set { set(Flags.triggerIfMissed, newValue) }
+    }
+
+    private mutating func set(_ flag: UInt16, _ on: Bool) {
+        if on { flags |= flag } else { flags &= ~flag }
+    }
+
+    /// Every presentation field, defaults filled in.
+    public var presentation: Presentation {
+        get {
+            var p = Extras.decode(extras, sound: false, metadata: false).presentation
+            p.title = title
+            p.warningThreshold = warningThreshold
+            p.secondaryButtonBehavior = flags & Flags.secondaryCustom != 0 ? .custom : .countdown
+            return p
+        }
+        set {
+            var f = Extras.decode(extras)
+            f.presentation = newValue
+            extras = Extras.encode(f)
+            title = newValue.title
+            warningThreshold = newValue.warningThreshold
+            set(Flags.secondaryCustom, newValue.secondaryButtonBehavior == .custom)
+        }
+    }
+
+    public var sound: String {
+        get { extras.isEmpty ? "default" : Extras.decode(extras, presentation: false, metadata: false).sound }
+        set { edit { $0.sound = newValue } }
+    }
+
+    public var metadata: Value {
+        get { extras.isEmpty ? .vardict([]) : Extras.decode(extras, presentation: false, sound: false).metadata }
+        set { edit { $0.metadata = newValue } }
+    }
+
+    /// The seconds of a `duration` given beside an `end_date` (which wins while it is there).
+    var durationWithEnd: UInt64? {
+        get { extras.isEmpty ? nil : Extras.decode(extras, presentation: false, sound: false, metadata: false).durationWithEnd }
+        set { edit { $0.durationWithEnd = newValue } }
+    }
+
+    private mutating func edit(_ change: (inout Extras.Fields) -> Void) {
+        var f = Extras.decode(extras)
+        change(&f)
+        extras = Extras.encode(f)
+    }
+
+    /// The configuration as a dictionary of accepted keys: parsing it again (as `Update` does, with
+    /// nothing fresh) gives this configuration back. Keys at their defaults are left out, except
+    /// those whose presence matters (`title`, the schedule's keys as they were given).
+    public var raw: [String: Value] {
+        var r: [String: Value] = ["title": .string(title)]
+        switch schedule {
+        case .fixed(let date):
+            r["fixed_date"] = date % usecPerSecond == 0 ? .int64(Int64(date / usecPerSecond)) : .double(Double(date) / 1e6)
+        case .relative(let hour, let minute, let days):
+            r["hour"] = .uint32(UInt32(hour))
+            if flags & Flags.minuteGiven != 0 { r["minute"] = .uint32(UInt32(minute)) }
+            if flags & Flags.weekdaysGiven != 0 { r["weekdays"] = .strings(days.map(\.rawValue)) }
+        case .timer(let seconds, let end):
+            if let end {
+                r["end_date"] = .int64(Int64(end / usecPerSecond))
+                if let d = durationWithEnd { r["duration"] = .uint64(d) }
+            } else {
+                r["duration"] = .uint64(seconds)
+            }
+        }
+        if preAlert != 0 { r["pre_alert"] = .uint32(preAlert) }
+        if postAlert != 300 { r["post_alert"] = .uint32(postAlert) }
+        if volumeRamp != 0 { r["volume_ramp"] = .uint32(volumeRamp) }
+        if warningThreshold != 0 { r["warning_threshold"] = .uint32(warningThreshold) }
+        if !ring { r["ring"] = .bool(false) }
+        if triggerIfMissed { r["trigger_if_missed"] = .bool(true) }
+        if flags & Flags.secondaryCustom != 0 { r["secondary_button_behavior"] = .string("custom") }
+        if !extras.isEmpty {
+            let f = Extras.decode(extras)
+            for (i, t) in Extras.textKeys.enumerated() {
+                let s = Extras.text(f.presentation, i + 1)
+                if s != t.initial { r[t.key] = .string(s) }
+            }
+            if f.sound != "default" { r["sound"] = .string(f.sound) }
+            if f.metadata != .vardict([]) { r["metadata"] = f.metadata }
+        }
+        return r
+    }
+
+    /// Builds a configuration from its parts at once (one encoding of the extras).
+    init(schedule: AlarmSchedule, preAlert: UInt32, postAlert: UInt32, presentation: Presentation, ring: Bool,
+         sound: String, metadata: Value, volumeRamp: UInt32, triggerIfMissed: Bool,
+         minuteGiven: Bool, weekdaysGiven: Bool, durationWithEnd: UInt64?) {
+        self.init(schedule: schedule)
+        self.preAlert = preAlert
+        self.postAlert = postAlert
+        self.volumeRamp = volumeRamp
+        title = presentation.title
+        warningThreshold = presentation.warningThreshold
+        extras = Extras.encode(Extras.Fields(presentation: presentation, sound: sound, metadata: metadata,
+                                             durationWithEnd: durationWithEnd))
+        set(Flags.ring, ring)
+        set(Flags.triggerIfMissed, triggerIfMissed)
+        set(Flags.secondaryCustom, presentation.secondaryButtonBehavior == .custom)
+        if case .relative = schedule {
+            set(Flags.minuteGiven, minuteGiven)
+            set(Flags.weekdaysGiven, weekdaysGiven)
+        }
+    }
 
     public static let scheduleKeys: Set<String> = ["fixed_date", "hour", "minute", "weekdays", "duration", "end_date"]
 
@@ -44,6 +223,11 @@ public struct AlarmConfiguration: Codable, Equatable, Sendable {
     public static func parse(_ raw: [String: Value], now: USec) throws(AlarmError) -> AlarmConfiguration {
         try parse(raw, now: now, fresh: Set(raw.keys))
     }
+
+    /// The seconds a `duration` value stands for, nil when it is not a valid duration.
+    static func durationSeconds(_ v: Value) -> UInt64? {
+        try? Parser(raw: [:], now: 0, fresh: [], previous: nil).duration(v)
+    }
 }
 
 private struct Parser {
@@ -56,10 +240,11 @@ private struct Parser {
         for key in raw.keys.sorted() where !AlarmConfiguration.knownKeys.contains(key) {
             throw .bad(key, "unknown configuration key")
         }
-        var c = AlarmConfiguration(raw: raw, schedule: try schedule())
+        let schedule = try schedule()
+        var preAlert: UInt32 = 0, postAlert: UInt32 = 300, volumeRamp: UInt32 = 0
         var pr = Presentation()
-        if let v = try uint("pre_alert", max: 7 * 86_400) { c.preAlert = UInt32(v) }
-        if let v = try uint("post_alert", min: 1, max: 86_400) { c.postAlert = UInt32(v) }
+        if let v = try uint("pre_alert", max: 7 * 86_400) { preAlert = UInt32(v) }
+        if let v = try uint("post_alert", min: 1, max: 86_400) { postAlert = UInt32(v) }
         guard let title = try text("title"), !title.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
             throw .bad("title", raw["title"] == nil ? "is required" : "must not be empty")
         }
@@ -91,19 +276,27 @@ private struct Parser {
         if let v = try url("tap_action") { pr.tapAction = v }
         if let v = try uint("warning_threshold", max: DurationGrammar.maximumSeconds) { pr.warningThreshold = UInt32(v) }
         if let v = try text("completion_message", max: AlarmConfiguration.maxCompletionLength) { pr.completionMessage = v }
-        c.presentation = pr
+        var ring = true
         if let v = raw["ring"] {
             guard let b = v.boolValue else { throw .bad("ring", "must be a boolean ('b'), got \(v.typeDescription)") }
-            c.ring = b
+            ring = b
         }
-        if let v = try sound("sound") { c.sound = v }
-        if let v = raw["metadata"] { c.metadata = try metadata(v) }
-        if let v = try uint("volume_ramp", max: 3_600) { c.volumeRamp = UInt32(v) }
+        let sound = try sound("sound") ?? "default"
+        var metadata: Value = .vardict([])
+        if let v = raw["metadata"] { metadata = try self.metadata(v) }
+        if let v = try uint("volume_ramp", max: 3_600) { volumeRamp = UInt32(v) }
+        var triggerIfMissed = false
         if let v = raw["trigger_if_missed"] {
             guard let b = v.boolValue else { throw .bad("trigger_if_missed", "must be a boolean ('b'), got \(v.typeDescription)") }
-            c.triggerIfMissed = b
+            triggerIfMissed = b
         }
-        return c
+        // A duration given beside an end date is kept, so that clearing the end date falls back to it.
+        var durationWithEnd: UInt64?
+        if case .timer(_, _?) = schedule, let d = raw["duration"] { durationWithEnd = try duration(d) }
+        return AlarmConfiguration(schedule: schedule, preAlert: preAlert, postAlert: postAlert, presentation: pr, ring: ring,
+                                  sound: sound, metadata: metadata, volumeRamp: volumeRamp, triggerIfMissed: triggerIfMissed,
+                                  minuteGiven: raw["minute"] != nil, weekdaysGiven: raw["weekdays"] != nil,
+                                  durationWithEnd: durationWithEnd)
     }
 
     // MARK: schedule

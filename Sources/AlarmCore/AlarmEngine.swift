@@ -14,12 +14,16 @@ public final class AlarmEngine {
     /// Seconds late an alert may still ring (after suspend or downtime); later ones are missed.
     public var missedGrace: UInt64 = 60
 
-    public private(set) var alarms: [String: Alarm] = [:]
     public private(set) var authorizations: [String: AuthorizationState] = [:]
-    /// When each alarm next needs the machine's attention (pre-alert start, warning, alert, timeout).
-    private var deadlines = IndexedHeap<String>()
+    /// Every alarm, densely: a removal moves the last one into the hole.
+    private var slots: [Alarm] = []
+    /// Where each alarm is in `slots`.
+    private var index = SlotIndex()
+    /// When each slot's alarm next needs the machine's attention (pre-alert start, warning, alert, timeout).
+    private var deadlines = SlotHeap()
     /// Pending alerts only, for `NextFireTimeUSec`.
-    private var pendingAlerts = IndexedHeap<String>()
+    private var pendingAlerts = SlotHeap()
+    /// Alarms per app; its keys are also the app ids every alarm of the app shares (interned).
     private var perApp: [String: Int] = [:]
 
     public init(clock: any Clock, timeZone: TimeZone = .current, policy: AuthorizationPolicy = .init(),
@@ -33,7 +37,10 @@ public final class AlarmEngine {
 
     // MARK: queries
 
-    public var count: Int { alarms.count }
+    public var count: Int { slots.count }
+
+    /// Every alarm, by id.
+    public var alarms: AlarmTable { AlarmTable(slots: slots, index: index) }
 
     /// The earliest instant at which `planDue` has work.
     public var nextDeadline: USec? { deadlines.min?.priority }
@@ -47,43 +54,80 @@ public final class AlarmEngine {
 
     /// The alarm `id` if `app` may see it. Other apps' alarms are `NotFound`, never "forbidden".
     public func alarm(_ id: String, visibleTo app: String) throws(AlarmError) -> Alarm {
-        let canonical = try AlarmID.normalize(id)
-        guard let a = alarms[canonical], app.isEmpty || a.appId == app else {
-            throw .notFound("no alarm with id \(canonical)")
+        let key = try AlarmID.key(id)
+        guard let i = index.find(key, in: slots), app.isEmpty || slots[i].appId == app else {
+            throw .notFound("no alarm with id \(key)")
         }
-        return a
+        return slots[i]
     }
 
     /// Up to `limit` of the alarms `app` may see whose ids sort after `after`, in id order: a cursor
     /// that stays valid while alarms come and go between pages.
     public func alarms(visibleTo app: String, after: String, limit: Int) -> [Alarm] {
-        let ids = alarms.keys.filter { $0 > after }.sorted()
-        var page: [Alarm] = []
-        for id in ids where page.count < limit {
-            if let a = alarms[id], app.isEmpty || a.appId == app { page.append(a) }
+        guard limit > 0 else { return [] }
+        let visible: (Alarm) -> Bool
+        if after.isEmpty {
+            visible = { app.isEmpty || $0.appId == app }
+        } else if let k = AlarmKey(after), k.string == after {
+            visible = { $0.key > k && (app.isEmpty || $0.appId == app) }
+        } else {
+            visible = { $0.id > after && (app.isEmpty || $0.appId == app) }
         }
-        return page
+        var candidates: [(key: AlarmKey, slot: Int32)] = []
+        for (i, a) in slots.enumerated() where visible(a) { candidates.append((a.key, Int32(i))) }
+        if limit == 1 { return candidates.min { $0.key < $1.key }.map { [slots[Int($0.slot)]] } ?? [] }
+        return candidates.sorted { $0.key < $1.key }.prefix(limit).map { slots[Int($0.slot)] }
     }
 
     public func alarms(visibleTo app: String) -> [Alarm] {
-        alarms.values.filter { app.isEmpty || $0.appId == app }.sorted { ($0.fireTime, $0.id) < ($1.fireTime, $1.id) }
+        slots.filter { app.isEmpty || $0.appId == app }.sorted { ($0.fireTime, $0.key) < ($1.fireTime, $1.key) }
     }
 
     public func alarmCount(of app: String) -> Int { perApp[app] ?? 0 }
 
     // MARK: loading
 
+    /// Takes the stored alarms (and decisions). Into an empty engine the list becomes the engine's
+    /// own storage as it is (not copied: give alarms of one app the same `appId` string, as the store
+    /// does, for them to share it), and both deadline indexes are built at once.
     public func load(alarms list: [Alarm], authorizations auth: [String: AuthorizationState]) {
         authorizations = auth
-        var m = Mutation()
-        m.upserts = list
-        apply(m)
+        guard slots.isEmpty else {
+            var m = Mutation()
+            m.upserts = list
+            apply(m)
+            return
+        }
+        slots = list
+        index.reserve(slots.count, slots: slots)
+        for i in slots.indices {
+            perApp[slots[i].appId, default: 0] += 1
+            guard index.find(slots[i].key, in: slots) == nil else {
+                // The same id twice (no store writes that): one at a time, the later one winning.
+                slots = []
+                index = SlotIndex()
+                perApp = [:]
+                var m = Mutation()
+                m.upserts = list
+                apply(m)
+                return
+            }
+            index.insert(slot: i, in: slots)
+        }
+        deadlines = SlotHeap(priorities: slots.map { deadline(of: $0) })
+        pendingAlerts = SlotHeap(priorities: slots.map { $0.state == .scheduled || $0.state == .countdown ? $0.fireTime : nil })
+    }
+
+    /// The app id every alarm of `app` shares.
+    private func intern(_ app: String) -> String {
+        if let i = perApp.index(forKey: app) { return perApp[i].key }
+        return app
     }
 
     // MARK: plans
 
     public func planSchedule(app: String, id requested: String, configuration: [String: Value]) throws(AlarmError) -> Mutation {
-        let id = requested.isEmpty ? AlarmID.make() : try AlarmID.normalize(requested)
+        let id = requested.isEmpty ? AlarmKey.random() : try AlarmID.key(requested)
         let now = clock.now()
         let config = try AlarmConfiguration.parse(configuration, now: now)
         switch authorization(for: app) {
@@ -91,11 +135,11 @@ public final class AlarmEngine {
         case .denied: throw .notAuthorized("alarms are denied for app '\(app)'")
         case .notDetermined: throw .notAuthorized("app '\(app)' has not been authorized to schedule alarms; call RequestAuthorization")
         }
-        if alarms[id] != nil { throw .alreadyExists("an alarm with id \(id) already exists") }
+        if index.find(id, in: slots) != nil { throw .alreadyExists("an alarm with id \(id) already exists") }
         if let max = limits.limit(for: app), alarmCount(of: app) >= max {
             throw .limitReached("app '\(app)' already has its maximum of \(max) alarms")
         }
-        var alarm = Alarm(id: id, appId: app, config: config, state: .scheduled)
+        var alarm = Alarm(key: id, appId: intern(app), config: config, state: .scheduled)
         arm(&alarm, now: now)
         var m = Mutation()
         m.record(step(alarm, now: now))
@@ -125,8 +169,8 @@ public final class AlarmEngine {
         if rearm {
             arm(&alarm, now: now)
         } else if alarm.phase == .warning,
-                  config.presentation.warningThreshold == 0
-                    || alarm.remaining(now: now) > UInt64(config.presentation.warningThreshold) * usecPerSecond {
+                  config.warningThreshold == 0
+                    || alarm.remaining(now: now) > UInt64(config.warningThreshold) * usecPerSecond {
             alarm.phase = .normal
         }
         var m = Mutation()
@@ -190,7 +234,9 @@ public final class AlarmEngine {
     /// Records (or clears, with nil) why an alerting alarm cannot be heard.
     public func planSoundError(id: String, _ message: String?) -> Mutation {
         var m = Mutation()
-        guard var a = alarms[id], a.soundError != message else { return m }
+        guard let key = AlarmKey(id), let i = index.find(key, in: slots) else { return m }
+        var a = slots[i]
+        guard a.soundError != message else { return m }
         a.soundError = message
         m.upserts.append(a)
         return m
@@ -200,7 +246,7 @@ public final class AlarmEngine {
         var m = Mutation()
         m.authorizations.append((app, state))
         if state == .denied {
-            for a in alarms.values where a.appId == app { m.record(.remove(a, .revoked)) }
+            for a in slots where a.appId == app { m.record(.remove(a, .revoked)) }
         }
         return m
     }
@@ -215,9 +261,8 @@ public final class AlarmEngine {
 
     /// Steps every alarm whose deadline has come, except those `m` already holds.
     private func recordDue(into m: inout Mutation, log: inout StepLog, now: USec) {
-        let planned = Set(m.upserts.map(\.id) + m.removals.map(\.alarm.id))
-        for id in deadlines.keys(atMost: now).sorted() where !planned.contains(id) {
-            guard let a = alarms[id] else { continue }
+        let planned = Set(m.upserts.map(\.key) + m.removals.map(\.alarm.key))
+        for a in deadlines.slots(atMost: now).map({ slots[$0] }).sorted(by: { $0.key < $1.key }) where !planned.contains(a.key) {
             let outcome = step(a, now: now, log: &log)
             // Only the ring timeout ends an alert on its own.
             if a.state == .alerting, outcome.alarm.state != .alerting || outcome.isRemoval { m.timedOut.append(a) }
@@ -233,7 +278,7 @@ public final class AlarmEngine {
         var m = Mutation()
         let now = clock.now()
         var log = StepLog()
-        for var a in alarms.values where a.state == .countdown && a.measuresDuration == true && delta != 0 {
+        for var a in slots where a.state == .countdown && a.measuresDuration == true && delta != 0 {
             a.fireTime = a.fireTime.shifted(by: delta)
             a.countdownStart = a.countdownStart.shifted(by: delta)
             m.record(step(a, now: now, log: &log))
@@ -248,8 +293,8 @@ public final class AlarmEngine {
         var m = Mutation()
         let now = clock.now()
         var log = StepLog()
-        for a in alarms.values {
-            guard case .relative = a.config.schedule,
+        for a in slots {
+            guard a.config.isRelative,
                   a.state == .scheduled || (a.state == .countdown && a.measuresDuration != true) else { continue }
             var moved = a
             arm(&moved, now: now)
@@ -264,17 +309,41 @@ public final class AlarmEngine {
 
     public func apply(_ m: Mutation) {
         for (app, state) in m.authorizations { authorizations[app] = state }
-        for r in m.removals where alarms.removeValue(forKey: r.alarm.id) != nil {
-            deadlines.remove(r.alarm.id)
-            pendingAlerts.remove(r.alarm.id)
-            perApp[r.alarm.appId, default: 1] -= 1
-            if perApp[r.alarm.appId] == 0 { perApp.removeValue(forKey: r.alarm.appId) }
+        for r in m.removals { remove(r.alarm.key) }
+        for var a in m.upserts {
+            a.appId = intern(a.appId)
+            let slot: Int
+            if let i = index.find(a.key, in: slots) {
+                slot = i
+                slots[slot] = a
+            } else {
+                slot = slots.count
+                slots.append(a)
+                index.insert(slot: slot, in: slots)
+                perApp[a.appId, default: 0] += 1
+            }
+            deadlines.set(slot, deadline(of: a))
+            pendingAlerts.set(slot, a.state == .scheduled || a.state == .countdown ? a.fireTime : nil)
         }
-        for a in m.upserts {
-            if alarms.updateValue(a, forKey: a.id) == nil { perApp[a.appId, default: 0] += 1 }
-            deadlines.set(a.id, deadline(of: a))
-            pendingAlerts.set(a.id, a.state == .scheduled || a.state == .countdown ? a.fireTime : nil)
+    }
+
+    private func remove(_ key: AlarmKey) {
+        guard let i = index.remove(key, in: slots) else { return }
+        let app = slots[i].appId
+        deadlines.remove(i)
+        pendingAlerts.remove(i)
+        let last = slots.count - 1
+        if i != last {
+            slots.swapAt(i, last)
+            index.move(slots[i].key, from: last, to: i)
+            deadlines.move(from: last, to: i)
+            pendingAlerts.move(from: last, to: i)
         }
+        slots.removeLast()
+        deadlines.truncate(slots: slots.count)
+        pendingAlerts.truncate(slots: slots.count)
+        perApp[app, default: 1] -= 1
+        if perApp[app] == 0 { perApp.removeValue(forKey: app) }
     }
 
     /// Undoes a decision that could not be saved: the app is as if never asked.
@@ -335,7 +404,7 @@ public final class AlarmEngine {
         case .scheduled:
             return a.config.preAlert > 0 ? a.fireTime.minusSaturating(UInt64(a.config.preAlert) * usecPerSecond) : a.fireTime
         case .countdown:
-            let threshold = UInt64(a.config.presentation.warningThreshold) * usecPerSecond
+            let threshold = UInt64(a.config.warningThreshold) * usecPerSecond
             if threshold > 0 && a.phase == .normal { return a.fireTime.minusSaturating(threshold) }
             return a.fireTime
         case .paused:
@@ -402,4 +471,23 @@ public final class AlarmEngine {
         arm(&a, now: max(now, a.fireTime))
         return step(a, now: now, log: &log)
     }
+}
+
+/// The engine's alarms as a read-only table: by id (any spelling `AlarmID.normalize` accepts) or by key.
+public struct AlarmTable {
+    fileprivate let slots: [Alarm]
+    fileprivate let index: SlotIndex
+
+    public subscript(id: String) -> Alarm? {
+        AlarmKey(id).flatMap { self[$0] }
+    }
+
+    public subscript(key: AlarmKey) -> Alarm? {
+        index.find(key, in: slots).map { slots[$0] }
+    }
+
+    /// Every alarm, in no particular order.
+    public var values: [Alarm] { slots }
+    public var count: Int { slots.count }
+    public var isEmpty: Bool { slots.isEmpty }
 }

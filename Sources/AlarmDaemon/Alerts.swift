@@ -42,7 +42,8 @@ final class Alerts: ChangeSubscriber {
 
     /// Alarms already alerting when the daemon starts ring again.
     func resume() {
-        for a in engine.alarms.values where a.state == .alerting {
+        // A small list first: ringing may submit (a sound error), which must not copy every alarm.
+        for a in engine.alarms.values.filter({ $0.state == .alerting }) {
             perform(.ring(a))
             perform(.showAlert(a))
         }
