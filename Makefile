@@ -7,7 +7,7 @@ MANDIR = $(DATADIR)/man
 GNOME_EXT = alarmd@alarmd.org
 GNOME_EXT_DIR = $(DESTDIR)$(DATADIR)/gnome-shell/extensions/$(GNOME_EXT)
 
-.PHONY: deps build run test test-swift test-desktop test-gnome gnome-pot bench install install-gnome-extension uninstall clean
+.PHONY: deps build run test test-swift test-asan test-tsan valgrind-leaks test-unit-sandbox test-desktop test-gnome gnome-pot bench install install-gnome-extension uninstall clean
 
 deps:
 	@scripts/install-deps
@@ -27,6 +27,29 @@ test: test-swift test-desktop test-gnome
 test-swift: deps
 	swift build --build-tests -Xswiftc -warnings-as-errors
 	swift test --skip-build --disable-xctest
+
+# The Swift suite under AddressSanitizer (with LeakSanitizer) or ThreadSanitizer (docs/sanitizers.md),
+# each built into a scratch path of its own, so the normal build stays valid; the integration tests run
+# the sanitized alarmd, alarmctl and test peer built next to them. Any sanitizer report fails the run.
+test-asan: deps
+	swift build --build-tests --sanitize=address --scratch-path .build-asan
+	scripts/sanitized-test address .build-asan
+
+test-tsan: deps
+	swift build --build-tests --sanitize=thread --scratch-path .build-tsan
+	scripts/sanitized-test thread .build-tsan
+
+# alarmd under valgrind: its memory after 100 and after 1,000 operation cycles must not grow. Built
+# with the flags of `test`, as the targets below, so that no target rebuilds what another built.
+valgrind-leaks: deps
+	swift build --product alarmd -Xswiftc -warnings-as-errors
+	scripts/valgrind-leaks
+
+# The shipped user unit, run for real by a systemd user manager (needs root; test-swift runs it too).
+test-unit-sandbox: deps
+	swift build --product alarmd -Xswiftc -warnings-as-errors
+	swift build --product alarmd-test-peer -Xswiftc -warnings-as-errors
+	tests/unit-sandbox/run
 
 # Desktop tests (tests/desktop): waybar in a headless sway, i3bar and polybar under Xvfb showing
 # `alarmctl panel`, screenshotted, read by OCR and clicked. Needs root (it creates the user the desktops
@@ -61,7 +84,8 @@ install: deps install-gnome-extension
 	swift build -c release --product alarmctl --static-swift-stdlib
 	install -Dm755 -s "$$(swift build -c release --show-bin-path)/alarmd" "$(DESTDIR)$(BINDIR)/alarmd"
 	install -Dm755 -s "$$(swift build -c release --show-bin-path)/alarmctl" "$(DESTDIR)$(BINDIR)/alarmctl"
-	@# Waking the machine from suspend needs CAP_WAKE_ALARM; best effort (needs root and setcap).
+	@# Waking the machine from suspend needs CAP_WAKE_ALARM; best effort (needs root and setcap). The file
+	@# capability serves alarmd started without systemd; under alarmd.service see systemd/wake-alarm.conf.
 	-command -v setcap >/dev/null && setcap cap_wake_alarm=ep "$(DESTDIR)$(BINDIR)/alarmd" 2>/dev/null || \
 		echo "note: alarmd was not given cap_wake_alarm; alarms will not wake the machine (see systemd/alarmd.service)"
 	sed 's|/usr/local/bin/alarmd|$(BINDIR)/alarmd|' dbus/org.alarmd.AlarmManager1.service | \
@@ -71,6 +95,7 @@ install: deps install-gnome-extension
 	sed 's|/usr/local/bin/alarmd|$(BINDIR)/alarmd|' systemd/alarmd.service | \
 		install -Dm644 /dev/stdin "$(DESTDIR)$(PREFIX)/lib/systemd/user/alarmd.service"
 	install -Dm644 config/alarmd.conf "$(DESTDIR)$(DATADIR)/doc/alarmd/alarmd.conf.example"
+	install -Dm644 systemd/wake-alarm.conf "$(DESTDIR)$(DATADIR)/doc/alarmd/wake-alarm.conf"
 	for f in icons/hicolor/*/apps/*.svg; do install -Dm644 "$$f" "$(DESTDIR)$(DATADIR)/$$f"; done
 	-command -v gtk-update-icon-cache >/dev/null && [ -z "$(DESTDIR)" ] && gtk-update-icon-cache -q -t "$(DATADIR)/icons/hicolor"
 	install -d "$(DESTDIR)$(DATADIR)/alarmd/sounds"

@@ -13,9 +13,11 @@ final class Alerts: ChangeSubscriber {
     private let inhibitor: SleepInhibitor
     /// alarm id → the id of its notification (alert, or "Snoozed until").
     private var shown: [String: UInt32] = [:]
-    /// Bumped per alarm whenever its notification is (re)sent or withdrawn, so that a Notify reply
-    /// arriving after a newer change is recognised as stale.
-    private var generation: [String: Int] = [:]
+    /// alarm id → the generation of its latest Notify, so that a reply arriving after a newer Notify or
+    /// a withdrawal is recognised as stale. Generations come from one counter and never repeat, so a
+    /// withdrawal can drop the entry: the map holds only alarms with a notification in flight or shown.
+    private var generation: [String: UInt64] = [:]
+    private var lastGeneration: UInt64 = 0
 
     init(engine: AlarmEngine, sink: ChangeSink, notifier: Notifier, bus: Bus, loop: EventLoop,
          soundDirectories: [String], systemBus: @escaping () -> Bus?) throws {
@@ -112,7 +114,8 @@ final class Alerts: ChangeSubscriber {
         n.actions = actions
         n.expireTimeout = critical ? 0 : -1
         let id = a.id
-        let gen = (generation[id] ?? 0) + 1
+        lastGeneration += 1
+        let gen = lastGeneration
         generation[id] = gen
         notifier.notify(n, events: { [unowned self] event in
             self.event(event, alarm: id)
@@ -127,7 +130,7 @@ final class Alerts: ChangeSubscriber {
     }
 
     private func withdraw(_ id: String) {
-        generation[id] = (generation[id] ?? 0) + 1
+        generation.removeValue(forKey: id)
         if let nid = shown.removeValue(forKey: id) { notifier.close(nid) }
     }
 

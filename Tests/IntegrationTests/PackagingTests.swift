@@ -105,7 +105,8 @@ import Testing
                       ("dbus/alarmd-qt.h", "usr/include/alarmd/alarmd-qt.h"),
                       ("dbus/org.alarmd.AlarmManager1.xml", "usr/share/dbus-1/interfaces/org.alarmd.AlarmManager1.xml"),
                       ("dbus/org.alarmd.Alarm1.xml", "usr/share/dbus-1/interfaces/org.alarmd.Alarm1.xml"),
-                      ("config/alarmd.conf", "usr/share/doc/alarmd/alarmd.conf.example")]
+                      ("config/alarmd.conf", "usr/share/doc/alarmd/alarmd.conf.example"),
+                      ("systemd/wake-alarm.conf", "usr/share/doc/alarmd/wake-alarm.conf")]
         for (source, installed) in copies {
             let want = FileManager.default.contents(atPath: Products.sourceRoot + "/" + source)
             let got = FileManager.default.contents(atPath: root.path + "/" + installed)

@@ -36,17 +36,24 @@ public final class DaemonProcess {
     deinit { process.stop() }
 }
 
-/// Runs a command to completion and returns its exit status and output.
-public func runCommand(_ path: String, _ args: [String], environment: [String: String]? = nil) throws -> (status: Int32, out: String, err: String) {
+/// Runs a command to completion (at most `timeout` seconds) and returns its exit status and output.
+public func runCommand(_ path: String, _ args: [String], environment: [String: String]? = nil,
+                       timeout: Double = 60) throws -> (status: Int32, out: String, err: String) {
     let dir = TempDir("alarmd-cmd")
     let outPath = dir.path + "/out", errPath = dir.path + "/err"
     let fd = open(outPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
     defer { close(fd) }
     let child = try ChildProcess(path, args, environment: environment, stdoutPipe: fd, stderrPath: errPath)
-    guard let status = child.wait(timeout: 60) else { throw TestFailure("\(path) did not finish") }
-    let out = (try? String(contentsOfFile: outPath, encoding: .utf8)) ?? ""
-    let err = (try? String(contentsOfFile: errPath, encoding: .utf8)) ?? ""
-    return ((status >> 8) & 0xff, out, err)
+    guard let status = child.wait(timeout: timeout) else { throw TestFailure("\(path) did not finish") }
+    return ((status >> 8) & 0xff, readText(outPath), readText(errPath))
+}
+
+/// A file's text, "" when it cannot be read. Not `String(contentsOfFile:)`: Foundation (Swift 6.3)
+/// leaks a 4 KiB buffer each time that reads an empty file, and command output is often empty.
+public func readText(_ path: String) -> String {
+    guard let handle = FileHandle(forReadingAtPath: path) else { return "" }
+    defer { try? handle.close() }
+    return String(decoding: (try? handle.readToEnd()) ?? Data(), as: UTF8.self)
 }
 
 extension DaemonProcess {

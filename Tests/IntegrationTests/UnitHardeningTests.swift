@@ -1,0 +1,149 @@
+import Foundation
+import Glibc
+import TestSupport
+import Testing
+
+/// systemd/alarmd.service is as confined as a user unit can be, and alarmd can still do its work in it.
+/// Three levels: what `systemd-analyze` says of the unit file, what the file must and must not say,
+/// and (as root) the built alarmd run for real by a systemd user manager under the unit
+/// (tests/unit-sandbox/run).
+@Suite struct UnitHardeningTests {
+    /// The exposure `systemd-analyze security --offline=yes --user` gives the unit, which its comment
+    /// states and explains: the floor for a user unit that keeps Flatpak identity (see the unit).
+    static let exposureFloor = 5.9
+
+    /// Settings the unit must not use; its comment says why of each (ignored by a user manager, fatal
+    /// to the unit, or breaking alarmd).
+    static let refused = ["PrivateUsers", "ProtectProc", "ProcSubset", "ProtectSystem", "ProtectHome", "ReadWritePaths",
+                          "PrivateTmp", "PrivateMounts", "PrivateNetwork", "PrivateIPC", "ProtectKernelTunables",
+                          "ProtectControlGroups", "ProtectHostname", "IPAddressDeny", "DevicePolicy", "DeviceAllow",
+                          "StateDirectory", "ConfigurationDirectory", "CapabilityBoundingSet", "ProtectClock",
+                          "ProtectKernelModules", "ProtectKernelLogs", "PrivateDevices", "User", "DynamicUser",
+                          "RootDirectory", "RemoveIPC", "AmbientCapabilities"]
+
+    func unitText() throws -> String {
+        try String(contentsOfFile: Products.sourceRoot + "/systemd/alarmd.service", encoding: .utf8)
+    }
+
+    /// `[Service]` assignments of a unit: key → values, in order.
+    func serviceSettings(_ unit: String) -> [String: [String]] {
+        var settings: [String: [String]] = [:]
+        var section = ""
+        for raw in unit.split(separator: "\n") {
+            let line = raw.trimmingCharacters(in: .whitespaces)
+            if line.isEmpty || line.hasPrefix("#") { continue }
+            if line.hasPrefix("[") { section = line; continue }
+            guard section == "[Service]", let eq = line.firstIndex(of: "=") else { continue }
+            settings[String(line[..<eq]), default: []].append(String(line[line.index(after: eq)...]))
+        }
+        return settings
+    }
+
+    /// Runs systemd-analyze on the unit as `make install` renders it (ExecStart = the built alarmd),
+    /// with `dropIns` in alarmd.service.d/ beside it. XDG_RUNTIME_DIR is a private 0700 directory:
+    /// without one `--user` fails ("Failed to lookup RuntimeDirectory path").
+    func analyze(_ args: [String], dropIns: [String] = []) throws -> (status: Int32, out: String, err: String) {
+        let dir = TempDir("alarmd-unit")
+        let runtime = TempDir("alarmd-runtime")  // mkdtemp: 0700
+        let rendered = try unitText().replacingOccurrences(of: "/usr/local/bin/alarmd", with: Products.alarmd)
+        try rendered.write(toFile: dir.path + "/alarmd.service", atomically: true, encoding: .utf8)
+        if !dropIns.isEmpty {
+            try FileManager.default.createDirectory(atPath: dir.path + "/alarmd.service.d", withIntermediateDirectories: true)
+            for name in dropIns {
+                try FileManager.default.copyItem(atPath: Products.sourceRoot + "/systemd/" + name, toPath: dir.path + "/alarmd.service.d/" + name)
+            }
+        }
+        var env = ProcessInfo.processInfo.environment
+        env["XDG_RUNTIME_DIR"] = runtime.path
+        return try withExtendedLifetime((dir, runtime)) {
+            try runCommand("/usr/bin/systemd-analyze", args + [dir.path + "/alarmd.service"], environment: env)
+        }
+    }
+
+    func exposure(dropIns: [String] = []) throws -> Double {
+        let r = try analyze(["security", "--offline=yes", "--user"], dropIns: dropIns)
+        #expect(r.status == 0, "systemd-analyze security: \(r.err)")
+        let line = try #require(r.out.split(separator: "\n").first { $0.contains("Overall exposure level for alarmd.service:") },
+                                "no overall exposure in:\n\(r.out)\(r.err)")
+        let number = line.split(separator: ":").last!.split(separator: " ").first!
+        return try #require(Double(number), "cannot read the exposure in '\(line)'")
+    }
+
+    @Test func exposureIsTheDocumentedFloor() throws {
+        let value = try exposure()
+        #expect(value <= Self.exposureFloor, "systemd-analyze rates the unit \(value), more than \(Self.exposureFloor)")
+        #expect(try unitText().contains("rates this unit \(String(format: "%.1f", value))"),
+                "the unit's comment does not state the exposure systemd-analyze gives it (\(value))")
+    }
+
+    /// The wake drop-in composes with the unit: it verifies, and adds the ambient capability only.
+    @Test func wakeDropInVerifies() throws {
+        let r = try analyze(["verify", "--user"], dropIns: ["wake-alarm.conf"])
+        #expect(r.status == 0)
+        #expect(r.err.isEmpty, "systemd-analyze said: \(r.err)")
+        let dropIn = try String(contentsOfFile: Products.sourceRoot + "/systemd/wake-alarm.conf", encoding: .utf8)
+        #expect(serviceSettings(dropIn) == ["AmbientCapabilities": ["CAP_WAKE_ALARM"]])
+        #expect(try exposure(dropIns: ["wake-alarm.conf"]) <= Self.exposureFloor + 0.1)
+    }
+
+    @Test func keepsWhatAlarmdNeeds() throws {
+        let unit = try unitText()
+        let s = serviceSettings(unit)
+        // The session bus, the system bus and the sound server are local sockets.
+        let families = try #require(s["RestrictAddressFamilies"], "no RestrictAddressFamilies=")
+        #expect(families.allSatisfy { !$0.hasPrefix("~") } && families.contains { $0.split(separator: " ").contains("AF_UNIX") },
+                "RestrictAddressFamilies= must allow AF_UNIX: \(families)")
+        #expect(s["NoNewPrivileges"] == ["yes"])
+        #expect(s["UMask"] == ["0077"])
+        #expect(s["SystemCallErrorNumber"] == ["EPERM"], "a refused system call must fail, not kill alarmd")
+        for key in Self.refused {
+            #expect(s[key] == nil, "\(key)= is set; the unit's comment explains why it must not be")
+            #expect(unit.contains("\(key)="), "the unit's comment does not say why \(key)= is not used")
+        }
+    }
+
+    /// The system calls alarmd makes pass the unit's filter (systemd's own group definitions,
+    /// expanded): its timer, the time-zone watch, the event loop, the sound library's memfd.
+    @Test func systemCallFilterAllowsWhatAlarmdCalls() throws {
+        let r = try runCommand("/usr/bin/systemd-analyze", ["syscall-filter"])
+        try #require(r.status == 0, "systemd-analyze syscall-filter: \(r.err)")
+        var groups: [String: [String]] = [:]
+        var current: String?
+        for raw in r.out.split(separator: "\n") {
+            let line = raw.trimmingCharacters(in: .whitespaces)
+            if line.isEmpty || line.hasPrefix("#") { continue }
+            if raw.hasPrefix("@") { current = String(line.split(separator: " ").first!); groups[current!] = []; continue }
+            if let current { groups[current]!.append(String(line.split(separator: " ").first!)) }
+        }
+        func expand(_ item: String) -> Set<String> {
+            guard item.hasPrefix("@") else { return [item] }
+            return (groups[item] ?? []).reduce(into: Set<String>()) { $0.formUnion(expand($1)) }
+        }
+        var allowed = Set<String>()
+        for value in serviceSettings(try unitText())["SystemCallFilter"] ?? [] {
+            let deny = value.hasPrefix("~")
+            let items = (deny ? String(value.dropFirst()) : value).split(separator: " ").map(String.init)
+            let set = items.reduce(into: Set<String>()) { $0.formUnion(expand($1)) }
+            if deny { allowed.subtract(set) } else { allowed.formUnion(set) }
+        }
+        #expect(allowed.count > 100, "could not read systemd's system call groups")
+        for call in ["timerfd_create", "timerfd_settime", "clock_gettime", "inotify_init1", "inotify_add_watch",
+                     "epoll_create1", "epoll_ctl", "epoll_wait", "signalfd4", "eventfd2", "memfd_create", "mmap",
+                     "mprotect", "sendmsg", "recvmsg", "connect", "socket", "fsync", "fdatasync", "pwrite64",
+                     "execve", "clone3", "pipe2", "futex", "getrandom", "prctl"] {
+            #expect(allowed.contains(call), "the unit's SystemCallFilter= refuses \(call)")
+        }
+    }
+
+    /// The real thing: a systemd user manager runs the built alarmd under the shipped unit, and
+    /// alarmd rings, reaches logind, tells a Flatpak app from your tools, and (with the drop-in)
+    /// may arm a wake alarm. Needs root (a user, a cgroup, a mount namespace).
+    @Test(.enabled(if: geteuid() == 0, "needs root")) func runsUnderARealUserManager() throws {
+        let script = Products.sourceRoot + "/tests/unit-sandbox/run"
+        var env = ProcessInfo.processInfo.environment
+        env["ALARMD_BIN_DIR"] = Products.directory
+        let r = try runCommand(script, [], environment: env, timeout: 240)
+        #expect(r.status == 0, "tests/unit-sandbox/run:\n\(r.out)\(r.err)")
+        #expect(r.out.contains(" passed, 0 failed"), "\(r.out)")
+    }
+}
