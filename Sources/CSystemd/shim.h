@@ -6,6 +6,7 @@
 #include <sys/timerfd.h>
 #include <signal.h>
 #include <string.h>
+#include <malloc.h>
 
 /* Swift cannot expand the SD_BUS_* vtable macros. These inline builders use the real macros, so the
  * vtable format reference is the library's own symbol and argument names survive introspection. */

@@ -162,6 +162,8 @@ private let methodTrampoline: sd_bus_message_handler_t = { m, userdata, retError
                 throw BusError(BusError.limitsExceeded, "the reply (\(size) bytes) would exceed the \(e.maxReplyBytes)-byte limit of one message")
             }
             try msg.reply(values)
+            // A reply of megabytes (GetAlarms) leaves its buffers in malloc's free lists: give them back.
+            if size > 1 << 20 { malloc_trim(0) }
         case .later: break
         }
         return 1
