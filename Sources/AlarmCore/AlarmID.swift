@@ -26,9 +26,15 @@ public enum AlarmID {
 
     /// The id an alarm object path names, or nil when the path is not an alarm path.
     public static func id(fromPath path: String) -> String? {
+        key(fromPath: path)?.string
+    }
+
+    /// The key an alarm object path names, parsed in place: property getters run this for every
+    /// property of every signal, and Foundation's string searches were a fifth of alarmd's CPU.
+    public static func key(fromPath path: String) -> AlarmKey? {
         let prefix = alarmPathPrefix + "/"
         guard path.hasPrefix(prefix) else { return nil }
-        return try? normalize(String(path.dropFirst(prefix.count)))
+        return AlarmKey(path.dropFirst(prefix.count))
     }
 }
 

@@ -19,8 +19,8 @@ final class AlarmObjects: BusObject {
     }
 
     func exists(path: String, caller: Message?) -> Bool {
-        guard let id = AlarmID.id(fromPath: path), let app = visibleApp(caller) else { return false }
-        return (try? engine.alarm(id, visibleTo: app)) != nil
+        guard let key = AlarmID.key(fromPath: path), let a = engine.alarms[key], let app = visibleApp(caller) else { return false }
+        return app.isEmpty || a.appId == app
     }
 
     func children(caller: Message?) -> [String] {
@@ -29,7 +29,7 @@ final class AlarmObjects: BusObject {
     }
 
     func property(_ name: String, path: String) -> Value? {
-        guard let id = AlarmID.id(fromPath: path), let a = engine.alarms[id] else { return nil }
+        guard let key = AlarmID.key(fromPath: path), let a = engine.alarms[key] else { return nil }
         return a.property(name, now: engine.clock.now())
     }
 
