@@ -1,4 +1,5 @@
 import AlarmCore
+import Glibc
 import Foundation
 import SDBus
 
@@ -57,11 +58,19 @@ final class Identity {
         }
     }
 
-    /// `/proc/PID/root/.flatpak-info` as the sandbox sees its own root; nil when there is none.
-    /// A file that exists but cannot be read still marks a sandbox ("").
+    /// `/proc/PID/root/.flatpak-info` as the sandbox sees its own root; nil only when it is known
+    /// not to exist. A file that exists but cannot be read, or a root alarmd may not look into
+    /// (another user namespace, a setuid sandbox), still marks a sandbox (""): failing open would
+    /// make a sandboxed app the user's own tool.
     private func flatpakInfo(pid: pid_t) -> String? {
         let path = "\(procRoot)/\(pid)/root/.flatpak-info"
-        guard FileManager.default.fileExists(atPath: path) else { return nil }
+        var st = stat()
+        if stat(path, &st) != 0 {
+            let e = errno
+            if e == ENOENT || e == ENOTDIR { return nil }
+            Log.warning("pid \(pid): cannot tell whether it is sandboxed (\(path): \(String(cString: strerror(e)))); treating it as one")
+            return ""
+        }
         return (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
     }
 }

@@ -226,4 +226,21 @@ import Testing
         #expect(probe?.name == Contract.ErrorName.invalidArgument && probe?.message.hasPrefix("sound:") == true)
         _ = try h.client.schedule([("title", .string("x")), ("duration", .uint32(60)), ("sound", .string("beacon"))])
     }
+
+    /// A caller whose root alarmd cannot look into (another user namespace, a setuid sandbox) is
+    /// not taken for the user's own tool: alarmd fails closed.
+    @Test func aRootThatCannotBeInspectedIsNotTheUsersTool() throws {
+        let proc = TempDir("alarmd-proc")
+        try FileManager.default.createDirectory(atPath: "\(proc.path)/\(getpid())", withIntermediateDirectories: true)
+        // A root that loops: looking into it fails with ELOOP, neither "no such file" nor a file.
+        try FileManager.default.createSymbolicLink(atPath: "\(proc.path)/\(getpid())/root", withDestinationPath: "root")
+        let h = try Harness(extraArgs: ["--proc-root", proc.path])
+        let e = callError { () throws(BusError) in try h.client.call("ListAuthorizations") }
+        #expect(e?.name == Contract.ErrorName.notAuthorized, "\(e?.description ?? "served as the user's tool")")
+        #expect(h.daemon.logs("cannot tell whether it is sandboxed"))
+        // The positive control, same daemon: another process (busctl), whose root is simply not
+        // there to look into (ENOENT), is the user's tool.
+        let r = try h.busctlCall(["ListAuthorizations"])
+        #expect(r.status == 0 && r.out.hasPrefix("a{ss} 0"), "\(r.out) \(r.err)")
+    }
 }
