@@ -2,7 +2,7 @@ import AlarmCore
 import Testing
 
 @Suite struct SlotHeapTests {
-    /// As `IndexedHeap`'s model test, with alarms moving between slots as the engine moves them.
+    /// Checked against a sorted model, with alarms moving between slots as the engine moves them.
     @Test func agreesWithASortedModel() {
         var heap = SlotHeap()
         var model: [Int: UInt64] = [:]
