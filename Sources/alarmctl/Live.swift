@@ -44,7 +44,10 @@ final class Live {
         let now = SystemClock().now()
         guard c.fireTime > now else { ticker?.arm(at: nil); return }
         let rest = (c.fireTime - now) % usecPerSecond
-        ticker?.arm(at: now + (rest == 0 ? usecPerSecond : rest))
+        let next = now + (rest == 0 ? usecPerSecond : rest)
+        // The last second ends in the alert itself, which alarmd announces: a "0:00" drawn a moment
+        // before it would only be a second update in a row (polybar was seen to keep the first).
+        ticker?.arm(at: next < c.fireTime ? next : nil)
     }
 
     /// The exit status: 0 after SIGINT/SIGTERM or an explicit exit, non-zero when the bus went away.
