@@ -16,6 +16,17 @@ final class Panel {
     private var lines = 0
     private var shown: PanelView?
     private var pendingInput = Data()
+    /// polybar takes only the first line of what it reads at once (measured: two lines written
+    /// together show the first); lines for it are spaced, the latest view always printed last.
+    private var spacing: TimerSource?
+    private var lastPrint: USec = 0
+    static let polybarSpacing: USec = 100_000
+
+    static var monotonic: USec {
+        var ts = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &ts)
+        return USec(ts.tv_sec) * 1_000_000 + USec(ts.tv_nsec) / 1_000
+    }
 
     init(_ proxy: AlarmManagerProxy, _ out: Output, address: String?) {
         self.proxy = proxy
@@ -37,6 +48,9 @@ final class Panel {
             out.line(PanelFormat.i3barHeader)
             live.readInput { [unowned self] bytes in self.readClicks(bytes) }
         }
+        if format == .polybar {
+            spacing = try? live.loop.makeTimer(clock: CLOCK_MONOTONIC) { [unowned self] in self.render() }
+        }
         try live.start({ [unowned self] _ in self.render() }, tick: { [unowned self] in self.render() })
         return live.run()
     }
@@ -53,9 +67,14 @@ final class Panel {
         shown = view
         let body = format.line(view, command: command, first: true)
         if body != last {
+            if let spacing, Panel.monotonic < lastPrint + Panel.polybarSpacing {
+                spacing.arm(at: lastPrint + Panel.polybarSpacing)
+                return
+            }
             out.line(format == .i3bar && lines > 0 ? "," + body : body)
             last = body
             lines += 1
+            lastPrint = Panel.monotonic
         }
         live.tick(following: view.ticking ? live.alarms.first { $0.id == view.alarmId } : nil)
     }

@@ -437,4 +437,19 @@ private func syncMonitor(_ h: Harness, _ monitor: LiveCommand) throws {
         #expect(h.client.waitFor { $0.contains { $0.member == "AlarmRemoved" && $0.args.last == .string("stopped") } })
         #expect(panel.waitFor { $0.last == "" })
     }
+
+    /// polybar keeps only the first of two lines it reads at once, so changes that come together
+    /// are spaced out, and the latest view is always the last line printed.
+    @Test func polybarGetsTheLatestViewLastWhenChangesComeTogether() throws {
+        let h = try Harness()
+        let panel = try h.liveAlarmctl(["panel", "--format", "polybar"])
+        #expect(panel.waitFor { $0.count == 1 })
+        let first = try h.client.schedule([("title", .string("Soup")), ("duration", .string("1h"))])
+        let second = try h.client.schedule([("title", .string("Tea")), ("compact_label", .string("TEA")), ("duration", .string("10m"))])
+        try h.client.call("Cancel", [.string(AlarmID.id(fromPath: first)!)])
+        _ = second
+        // Three changes within a millisecond or so: the spacing holds some back, and the last line
+        // printed is the state after all three (Soup gone, Tea counting down).
+        #expect(panel.waitFor { $0.last?.contains("TEA 10:00") == true || $0.last?.contains("TEA 9:5") == true }, "\(panel.lines)")
+    }
 }
