@@ -173,10 +173,11 @@ final class ManagerObject: BusObject {
             return commit(try plan(app, string(0)), call, app: app)
         case "GetAlarms":
             let now = engine.clock.now()
-            let reply = Value.array(element: "a{sv}", engine.alarms(visibleTo: app).map { .vardict($0.properties(now: now)) })
+            let visible = engine.alarms(visibleTo: app)
+            let reply = Value.array(element: "a{sv}", visible.map { .vardict($0.properties(now: now)) })
             let size = Value.marshalledSize([reply])
             if size > maxReplyBytes {
-                throw .tooLarge("\(engine.alarms(visibleTo: app).count) alarms (\(size) bytes) do not fit in one D-Bus message (at most \(maxReplyBytes) bytes); page through them with GetAlarmsPage(after_id, max_count)")
+                throw .tooLarge("\(visible.count) alarms (\(size) bytes) do not fit in one D-Bus message (at most \(maxReplyBytes) bytes); page through them with GetAlarmsPage(after_id, max_count)")
             }
             return .reply([reply])
         case "GetAlarmsPage":
@@ -184,8 +185,10 @@ final class ManagerObject: BusObject {
             let limit = asked == 0 ? ManagerObject.defaultPage : min(asked, ManagerObject.maxPage)
             let after = string(0).isEmpty ? "" : try AlarmID.normalize(string(0), key: "after_id")
             let now = engine.clock.now()
+            // One more than the page holds tells whether another page follows, in the same scan.
+            let candidates = engine.alarms(visibleTo: app, after: after, limit: limit + 1)
             var items: [Value] = [], size = 64, last = after
-            for alarm in engine.alarms(visibleTo: app, after: after, limit: limit) {
+            for alarm in candidates.prefix(limit) {
                 let item = Value.vardict(alarm.properties(now: now))
                 size = item.marshalledEnd(from: size)
                 // Always at least one, so a page always makes progress.
@@ -193,7 +196,7 @@ final class ManagerObject: BusObject {
                 items.append(item)
                 last = alarm.id
             }
-            let more = !engine.alarms(visibleTo: app, after: last, limit: 1).isEmpty
+            let more = candidates.count > items.count
             return .reply([.array(element: "a{sv}", items), .string(more ? last : "")])
         default:
             throw .invalidArgument(key: "member", reason: "unknown method \(call.member)")
