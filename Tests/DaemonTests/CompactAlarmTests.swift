@@ -2,24 +2,7 @@
 import AlarmCore
 import Foundation
 import Testing
-
-/// A reproducible generator: `ALARMD_TEST_SEED=n` replays a run (each run prints its seed).
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    static func seeded(_ test: String) -> SplitMix64 {
-        let seed = ProcessInfo.processInfo.environment["ALARMD_TEST_SEED"].flatMap { UInt64($0) } ?? UInt64.random(in: 0...UInt64.max)
-        print("\(test): seed \(seed) (ALARMD_TEST_SEED=\(seed) replays it)")
-        return SplitMix64(state: seed)
-    }
-}
+import TestSupport
 
 /// Valid configurations of every shape, and alarms driven into every state by the engine itself.
 enum RandomAlarms {
@@ -28,10 +11,10 @@ enum RandomAlarms {
     static let texts = ["", "Tea", "☕ Tee – grün", "Grüße aus Köln", "tab\there", "two\nlines", "Long " + String(repeating: "x", count: 200),
                         "Zeit für 🍕", "x", "Stop", "Pause", "Completed"]
 
-    static func pick<T>(_ items: [T], _ g: inout SplitMix64) -> T { items[Int.random(in: 0..<items.count, using: &g)] }
-    static func chance(_ p: Double, _ g: inout SplitMix64) -> Bool { Double.random(in: 0..<1, using: &g) < p }
+    static func pick<T>(_ items: [T], _ g: inout SeededRandom) -> T { items[Int.random(in: 0..<items.count, using: &g)] }
+    static func chance(_ p: Double, _ g: inout SeededRandom) -> Bool { Double.random(in: 0..<1, using: &g) < p }
 
-    static func integer(_ n: UInt32, _ g: inout SplitMix64) -> Value {
+    static func integer(_ n: UInt32, _ g: inout SeededRandom) -> Value {
         switch Int.random(in: 0..<4, using: &g) {
         case 0: return .uint32(n)
         case 1: return .int32(Int32(n))
@@ -40,7 +23,7 @@ enum RandomAlarms {
         }
     }
 
-    static func value(_ g: inout SplitMix64, depth: Int) -> Value {
+    static func value(_ g: inout SeededRandom, depth: Int) -> Value {
         let leaf = depth >= 3 || chance(0.6, &g)
         if leaf {
             switch Int.random(in: 0..<12, using: &g) {
@@ -66,11 +49,11 @@ enum RandomAlarms {
         }
     }
 
-    static func metadata(_ g: inout SplitMix64, depth: Int = 0) -> Value {
+    static func metadata(_ g: inout SeededRandom, depth: Int = 0) -> Value {
         .vardict((0..<Int.random(in: 0...4, using: &g)).map { i in ("k\(i)", value(&g, depth: depth + 1)) })
     }
 
-    static func configuration(_ g: inout SplitMix64, now: USec) -> [String: Value] {
+    static func configuration(_ g: inout SeededRandom, now: USec) -> [String: Value] {
         var c: [String: Value] = ["title": .string(pick(texts.filter { !$0.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty }, &g))]
         let s = Int64(now / usecPerSecond)
         switch Int.random(in: 0..<3, using: &g) {
@@ -123,7 +106,7 @@ enum RandomAlarms {
 
     /// `count` alarms scheduled at `start`, then driven by the engine through time, pauses, snoozes,
     /// sound errors and updates, so that every state and phase occurs.
-    static func engine(count: Int, _ g: inout SplitMix64) -> (AlarmEngine, ManualClock) {
+    static func engine(count: Int, _ g: inout SeededRandom) -> (AlarmEngine, ManualClock) {
         let clock = ManualClock(start)
         let e = AlarmEngine(clock: clock, timeZone: TimeZone(identifier: "Europe/Berlin")!,
                             limits: Limits(maxAlarmsPerApp: 1_000_000), ringTimeout: 3_600)
@@ -161,7 +144,7 @@ enum RandomAlarms {
     /// Every alarm survives its stored form (`Record`), an engine load and a store round trip
     /// unchanged: equal, with identical Alarm1 properties, deadlines and due transitions.
     @Test func everyAlarmSurvivesItsCompactForms() throws {
-        var g = SplitMix64.seeded("everyAlarmSurvivesItsCompactForms")
+        var g = SeededRandom.seeded("everyAlarmSurvivesItsCompactForms")
         let (e, clock) = RandomAlarms.engine(count: 400, &g)
         let alarms = e.alarms.values.sorted { $0.key < $1.key }
         #expect(Set(alarms.map(\.state)).count == 4, "every state occurs")
@@ -212,7 +195,7 @@ enum RandomAlarms {
     /// `raw` is the configuration as `Update` sees it: parsing it again, with nothing fresh, gives
     /// the same configuration; and it matches, key for key, what was given (up to spelling).
     @Test func rawParsesBackToTheSameConfiguration() throws {
-        var g = SplitMix64.seeded("rawParsesBackToTheSameConfiguration")
+        var g = SeededRandom.seeded("rawParsesBackToTheSameConfiguration")
         let now = RandomAlarms.start
         for _ in 0..<2_000 {
             let given = RandomAlarms.configuration(&g, now: now)
@@ -228,7 +211,7 @@ enum RandomAlarms {
 
     /// What schema v2 wrote of any alarm migrates to that very alarm.
     @Test func v2RowsOfRandomAlarmsMigrateIdentically() throws {
-        var g = SplitMix64.seeded("v2RowsOfRandomAlarmsMigrateIdentically")
+        var g = SeededRandom.seeded("v2RowsOfRandomAlarmsMigrateIdentically")
         let (e, _) = RandomAlarms.engine(count: 200, &g)
         let alarms = e.alarms.values.sorted { $0.key < $1.key }
         let dir = StoreDirectory()
