@@ -21,7 +21,9 @@ public enum AlarmID {
     public static func make() -> String { AlarmKey.random().string }
 
     public static func path(of id: String) -> String {
-        alarmPathPrefix + "/" + id.replacingOccurrences(of: "-", with: "_")
+        // Every id the engine holds is canonical; only a caller's odd text takes the slow way.
+        if let key = AlarmKey(id) { return key.path }
+        return alarmPathPrefix + "/" + id.replacingOccurrences(of: "-", with: "_")
     }
 
     /// The id an alarm object path names, or nil when the path is not an alarm path.
@@ -32,10 +34,14 @@ public enum AlarmID {
     /// The key an alarm object path names, parsed in place: property getters run this for every
     /// property of every signal, and Foundation's string searches were a fifth of alarmd's CPU.
     public static func key(fromPath path: String) -> AlarmKey? {
-        let prefix = alarmPathPrefix + "/"
-        guard path.hasPrefix(prefix) else { return nil }
-        return AlarmKey(path.dropFirst(prefix.count))
+        let bytes = path.utf8
+        guard bytes.count == pathPrefixBytes.count + 36, bytes.starts(with: pathPrefixBytes) else { return nil }
+        return AlarmKey(utf8: bytes.dropFirst(pathPrefixBytes.count))
     }
+
+    /// "/org/alarmd/AlarmManager1/alarm/" as bytes: paths are compared and built bytewise, because
+    /// String's Unicode-aware prefix and offset operations showed up in signal building.
+    static let pathPrefixBytes = Array((alarmPathPrefix + "/").utf8)
 }
 
 /// An alarm id as its 16 bytes (big-endian halves): what the engine's index and deadline heaps are
@@ -51,8 +57,13 @@ public struct AlarmKey: Hashable, Comparable, Sendable, CustomStringConvertible 
 
     /// A UUID in any case, its groups separated by '-' or '_' (the object-path form); nil for anything else.
     public init?(_ text: some StringProtocol) {
+        self.init(utf8: text.utf8)
+    }
+
+    /// The same, from the text's UTF-8 bytes.
+    public init?<Bytes: Sequence>(utf8 bytes: Bytes) where Bytes.Element == UInt8 {
         var hi: UInt64 = 0, lo: UInt64 = 0, digits = 0, i = 0
-        for c in text.utf8 {
+        for c in bytes {
             defer { i += 1 }
             if i == 8 || i == 13 || i == 18 || i == 23 {
                 guard c == UInt8(ascii: "-") || c == UInt8(ascii: "_") else { return nil }
@@ -94,22 +105,33 @@ public struct AlarmKey: Hashable, Comparable, Sendable, CustomStringConvertible 
     }
 
     /// The canonical id: lowercase, dashed.
-    public var string: String {
-        String(unsafeUninitializedCapacity: 36) { buf in
-            var o = 0
-            for d in 0..<32 {
-                if d == 8 || d == 12 || d == 16 || d == 20 { buf[o] = UInt8(ascii: "-"); o += 1 }
-                let v = UInt8(truncatingIfNeeded: (d < 16 ? hi : lo) >> UInt64(60 - 4 * (d & 15)) & 0xF)
-                buf[o] = v < 10 ? UInt8(ascii: "0") + v : UInt8(ascii: "a") + v - 10
-                o += 1
-            }
-            return o
-        }
-    }
+    public var string: String { text(separator: UInt8(ascii: "-")) }
 
     public var description: String { string }
 
-    public var path: String { AlarmID.path(of: string) }
+    /// The object path: the id with '_' for '-', as object paths allow no '-'.
+    public var path: String {
+        let prefix = AlarmID.pathPrefixBytes
+        return String(unsafeUninitializedCapacity: prefix.count + 36) { buf in
+            _ = buf.initialize(from: prefix)
+            return prefix.count + write(into: UnsafeMutableBufferPointer(rebasing: buf[prefix.count...]), separator: UInt8(ascii: "_"))
+        }
+    }
+
+    private func text(separator: UInt8) -> String {
+        String(unsafeUninitializedCapacity: 36) { write(into: $0, separator: separator) }
+    }
+
+    private func write(into buf: UnsafeMutableBufferPointer<UInt8>, separator: UInt8) -> Int {
+        var o = 0
+        for d in 0..<32 {
+            if d == 8 || d == 12 || d == 16 || d == 20 { buf[o] = separator; o += 1 }
+            let v = UInt8(truncatingIfNeeded: (d < 16 ? hi : lo) >> UInt64(60 - 4 * (d & 15)) & 0xF)
+            buf[o] = v < 10 ? UInt8(ascii: "0") + v : UInt8(ascii: "a") + v - 10
+            o += 1
+        }
+        return o
+    }
 
     public static func < (a: AlarmKey, b: AlarmKey) -> Bool { (a.hi, a.lo) < (b.hi, b.lo) }
 }

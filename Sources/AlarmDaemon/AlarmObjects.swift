@@ -29,8 +29,20 @@ final class AlarmObjects: BusObject {
     }
 
     func property(_ name: String, path: String) -> Value? {
-        guard let key = AlarmID.key(fromPath: path), let a = engine.alarms[key] else { return nil }
+        guard let key = key(fromPath: path), let a = engine.alarms[key] else { return nil }
         return a.property(name, now: engine.clock.now())
+    }
+
+    /// sd-bus asks for one object's properties one by one (InterfacesAdded holds all of them):
+    /// the path of the last question is usually the path of the next.
+    private var lastPath = "", lastKey: AlarmKey?
+
+    private func key(fromPath path: String) -> AlarmKey? {
+        if path != lastPath {
+            lastPath = path
+            lastKey = AlarmID.key(fromPath: path)
+        }
+        return lastKey
     }
 
     func handle(_ call: MethodCall) throws(BusError) -> MethodResult {

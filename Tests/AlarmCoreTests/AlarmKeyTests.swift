@@ -13,6 +13,8 @@ import Testing
             #expect(AlarmKey(k.string) == k && AlarmKey(uuid.uuidString) == k)
             #expect(AlarmKey(k.string.replacingOccurrences(of: "-", with: "_")) == k, "the object-path form")
             #expect(k.withBytes { AlarmKey(bytes: $0) } == k)
+            #expect(k.path == AlarmID.alarmPathPrefix + "/" + k.string.replacingOccurrences(of: "-", with: "_"))
+            #expect(AlarmID.key(fromPath: k.path) == k && AlarmID.path(of: uuid.uuidString) == k.path)
             keys.append(k)
         }
         #expect(keys.sorted().map(\.string) == keys.map(\.string).sorted())
@@ -29,5 +31,11 @@ import Testing
             #expect((try? AlarmID.normalize(bad)) == nil)
         }
         #expect(AlarmKey(bytes: UnsafeRawBufferPointer(start: nil, count: 0)) == nil)
+        let good = "/org/alarmd/AlarmManager1/alarm/0b6c2e2a_4f4e_4c41_9d2b_8f0e8c1c9a77"
+        #expect(AlarmID.key(fromPath: good) != nil)
+        for bad in ["", "/org/alarmd/AlarmManager1", "/org/alarmd/AlarmManager1/alarm/", good + "7", String(good.dropLast()),
+                    good.replacingOccurrences(of: "/alarm/", with: "/alarn/"), good.replacingOccurrences(of: "0b6c", with: "0bé")] {
+            #expect(AlarmID.key(fromPath: bad) == nil, "\(bad)")
+        }
     }
 }

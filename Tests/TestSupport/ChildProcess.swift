@@ -137,8 +137,8 @@ public enum Products {
 /// A fresh temporary directory, removed by the owner.
 public final class TempDir {
     public let path: String
-    public init(_ label: String = "alarmd-test") {
-        var template = Array("/tmp/\(label)-XXXXXX".utf8CString)
+    public init(root: String = "/tmp", _ label: String = "alarmd-test") {
+        var template = Array("\(root)/\(label)-XXXXXX".utf8CString)
         path = template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)) }
     }
     deinit { try? FileManager.default.removeItem(atPath: path) }
