@@ -112,7 +112,8 @@ public final class Daemon {
         rearm()
         let r = loop.run()
         saveAnchor()
-        Log.info("exiting")
+        store.close()
+        Log.info("exiting: store closed")
         bus.flush()
         return r
     }

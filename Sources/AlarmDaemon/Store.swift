@@ -77,10 +77,19 @@ final class Store {
         try migrate()
     }
 
-    deinit {
+    deinit { close() }
+
+    /// Closes both connections; the last one out folds the WAL into the database and removes it,
+    /// so a clean stop leaves one self-contained file. alarmd ends with exit(), which runs no
+    /// deinit: the daemon calls this itself once its loop has stopped.
+    func close() {
+        guard db != nil else { return }
         checkpointer.close()
         for stmt in statements.values { sqlite3_finalize(stmt) }
-        sqlite3_close_v2(db)
+        statements.removeAll()
+        let rc = sqlite3_close_v2(db)
+        if rc != SQLITE_OK { Log.warning("store: closing \(path): \(String(cString: sqlite3_errstr(rc)))") }
+        db = nil
     }
 
     // MARK: schema

@@ -31,10 +31,12 @@ import TestSupport
         let rows1 = try #require(f1["rows"] as? [[String: Any]])
         #expect(rows1.count == 3)
         for r in rows1 {
-            for call in ["ping", "schedule"] {
-                let c = try #require(r[call] as? [String: Any])
+            // schedule_ram: the twin alarmd with its store on tmpfs (this machine has /dev/shm).
+            for call in ["ping", "schedule", "schedule_ram"] {
+                let c = try #require(r[call] as? [String: Any], "figure1.\(call)")
                 #expect((c["calls"] as? Int ?? 0) > 0, "\(call) made no calls")
                 #expect(c["latency"] is [String: Any])
+                #expect((c["alarmd_cpu_us_per_call"] as? Double ?? 0) > 0, "\(call): alarmd's CPU measured")
             }
             #expect(r["ratio"] != nil && r["target"] is [String: Any])
         }
@@ -57,9 +59,11 @@ import TestSupport
             // Every alarm read back, by GetAlarms and by its pages.
             #expect(r["get_alarms_count"] as? Int == r["size"] as? Int)
             #expect(r["pages_count"] as? Int == r["size"] as? Int)
-            for key in ["schedule", "cancel", "store", "restart_s", "rss_kib"] { #expect(r[key] != nil, "figure4.\(key)") }
+            for key in ["schedule", "cancel", "store", "restart_s", "rss_kib", "stop_s"] { #expect(r[key] != nil, "figure4.\(key)") }
+            // SIGTERM: a clean exit that closed the store.
+            #expect(r["stop_exit_code"] as? Int == 0 && r["wal_after_stop"] as? Int == 0)
         }
-        #expect(f4["empty_rss_kib"] is Int && (f4["targets"] as? [Any])?.count == 5)
+        #expect(f4["empty_rss_kib"] is Int && (f4["targets"] as? [Any])?.count == 6)
 
         let f5 = try #require(json["figure5"] as? [String: Any])
         #expect((f5["rows"] as? [Any])?.count == 2 && (f5["memory"] as? [Any])?.count == 2)

@@ -69,6 +69,43 @@ import Testing
         #expect(try h.client.alarms().count == 300)
     }
 
+    /// SIGTERM (logout, `systemctl --user stop`) in the middle of a stream of calls: alarmd exits 0,
+    /// closes its store (the WAL folded into the database and removed), and what it acknowledged is
+    /// there on the next start; a call it had not answered is there whole or not at all.
+    @Test func sigtermClosesTheStoreAndKeepsEveryAcknowledgedCall() throws {
+        let h = try Harness()
+        let caller = try Client(address: h.bus.address)
+        let calls = try (0..<200).map { i in
+            try caller.callAsync("Schedule", [.string(""), .vardict([("title", .string("T\(i)")), ("duration", .uint32(600 + UInt32(i)))])])
+        }
+        // Stop as soon as some are answered, with the rest still arriving.
+        #expect(caller.waitFor(timeout: 30) { _ in calls.contains(where: \.done) })
+        h.daemon.process.signal(SIGTERM)
+        let status = h.daemon.process.wait(timeout: 10)
+        #expect(status.map { $0 & 0x7f == 0 && ($0 >> 8) & 0xff == 0 } == true, "exit code 0, not a crash: status \(String(describing: status))")
+        #expect(h.daemon.logs("exiting: store closed"), "\(h.daemon.log)")
+        let db = h.state.path + "/state/alarmd.sqlite"
+        #expect(FileManager.default.fileExists(atPath: db))
+        #expect(!FileManager.default.fileExists(atPath: db + "-wal"), "a clean close folds the WAL into the database")
+        _ = caller.waitFor(timeout: 5) { _ in calls.allSatisfy(\.done) }
+        let acknowledged = Set(calls.compactMap { c -> String? in
+            if case .objectPath(let p)? = c.values?.first { return p }
+            return nil
+        })
+        #expect(!acknowledged.isEmpty)
+
+        try h.restart(kill9: true)
+        let alarms = try h.client.alarms()
+        let present = Set(alarms.compactMap { $0["Id"]?.unwrapped.stringValue }.map(AlarmID.path(of:)))
+        #expect(acknowledged.isSubset(of: present), "\(acknowledged.subtracting(present).count) acknowledged alarms lost")
+        // Whole or not at all: every alarm that is there has the configuration it was sent with.
+        for a in alarms {
+            guard case .string(let title)? = a["Presentation"]?.vardictEntries?.first(where: { $0.0 == "title" })?.1.unwrapped,
+                  let i = Int(title.dropFirst()) else { Issue.record("an alarm without its title: \(a)"); continue }
+            #expect(uint64(a["CountdownTotalUSec"]) == UInt64(600 + i) * usec, "\(title)")
+        }
+    }
+
     @Test func aDueAlarmAnnouncedButNotYetWrittenSurvivesACrashAndRingsOnce() throws {
         let h = try Harness(extraArgs: ["--test-crash-after-announce"])
         let path = try h.client.schedule([("title", .string("Egg")), ("duration", .uint32(1))])

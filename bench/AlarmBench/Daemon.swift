@@ -76,6 +76,21 @@ final class BenchDaemon {
                          what: "the bus noticing alarmd's death")
     }
 
+    /// SIGTERM, as the session sends at logout, timed to the process's exit (to 5 ms), then waits
+    /// until the bus has seen the name go. Returns the seconds and the exit code (nil: killed by a signal).
+    func terminate() throws -> (seconds: Double, exitCode: Int32?) {
+        guard let c = child else { throw BenchError("alarmd is not running") }
+        let seen = ownerChanges.count
+        let t0 = monoUSec()
+        c.signal(SIGTERM)
+        guard let status = c.wait(timeout: 30) else { throw BenchError("alarmd did not end within 30 s of SIGTERM") }
+        let seconds = Double(monoUSec() - t0) / 1e6
+        child = nil
+        try control.pump(until: { ownerChanges.dropFirst(seen).contains { $0.owner.isEmpty } }, timeout: 30,
+                         what: "the bus noticing alarmd's exit")
+        return (seconds, status & 0x7f == 0 ? (status >> 8) & 0xff : nil)
+    }
+
     /// SIGTERM, as the session would.
     func stop() {
         child?.stop()
