@@ -24,8 +24,19 @@ struct CallFigures: Codable {
     var dbus_cpu_share: Double
     var alarmd_cpu_us_per_call: Double
 
-    init(_ r: CallRun, alarmd: SchedCounters, dbus: SchedCounters) {
+    /// The client processes' CPU per call, and the three parties' (clients, dbus-daemon, alarmd)
+    /// together: when they saturate the cores, calls/s is the cores divided by that.
+    var clients_cpu_us_per_call: Double
+    var all_cpu_us_per_call: Double
+    /// The whole machine's busy share in the window (other work on a shared machine included).
+    var machine_busy_share: Double
+
+    init(_ r: CallRun, alarmd: SchedCounters, dbus: SchedCounters, machine: MachineCPU) {
         calls = r.calls
+        machine_busy_share = machine.busyShare
+        let n = Double(max(r.calls, 1))
+        clients_cpu_us_per_call = Double(r.clientCPUUSec) / n
+        all_cpu_us_per_call = (Double(r.clientCPUUSec) + Double(alarmd.cpuNs + dbus.cpuNs) / 1e3) / n
         alarmd_cpu_share = Double(alarmd.cpuNs) / (r.seconds * 1e9)
         dbus_cpu_share = Double(dbus.cpuNs) / (r.seconds * 1e9)
         alarmd_cpu_us_per_call = r.calls > 0 ? Double(alarmd.cpuNs) / 1e3 / Double(r.calls) : .nan
@@ -70,9 +81,10 @@ func figure1(_ cfg: BenchConfig, work: String) throws -> Figure1 {
     defer { ram?.stop() }
     try ram?.start()
     func measured(_ d: BenchDaemon, _ b: BenchBus, _ run: () throws -> CallRun) throws -> CallFigures {
-        let a0 = SchedCounters.read(d.pid), b0 = SchedCounters.read(b.bus.pid)
+        let a0 = SchedCounters.read(d.pid), b0 = SchedCounters.read(b.bus.pid), m0 = MachineCPU.read()
         let r = try run()
-        return CallFigures(r, alarmd: SchedCounters.read(d.pid) - a0, dbus: SchedCounters.read(b.bus.pid) - b0)
+        return CallFigures(r, alarmd: SchedCounters.read(d.pid) - a0, dbus: SchedCounters.read(b.bus.pid) - b0,
+                           machine: MachineCPU.read() - m0)
     }
     var fig = Figure1(window_s: cfg.callWindow)
     // Sync: each client waits for each reply (latency = one call); pipelined: several in flight.
@@ -108,12 +120,16 @@ func figure1(_ cfg: BenchConfig, work: String) throws -> Figure1 {
                          isPing ? "×1" : ratio(f.calls_per_s, r.ping.calls_per_s),
                          String(format: "%.0f %%", f.alarmd_cpu_share * 100), String(format: "%.0f µs", f.alarmd_cpu_us_per_call),
                          String(format: "%.0f %%", f.dbus_cpu_share * 100),
+                         String(format: "%.0f µs", f.clients_cpu_us_per_call), String(format: "%.0f µs", f.all_cpu_us_per_call),
+                         String(format: "%.0f %%", f.machine_busy_share * 100),
                          name == "Schedule" ? "≥ ×\(r.target.limit)  \(r.target.verdict)" : "",
                          f.errors + f.limit_hits > 0 ? "\(f.errors) errors, \(f.limit_hits) LimitReached (resent)" : ""])
         }
     }
-    printTable(["clients", "call", "calls/s", "p50", "p99", "× Ping", "alarmd CPU", "per call", "dbus CPU", "target", "notes"], rows)
-    say("CPU: share of one core in the window (2 cores in all); RAM store: a second alarmd with its store on tmpfs,"
+    printTable(["clients", "call", "calls/s", "p50", "p99", "× Ping", "alarmd CPU", "per call", "dbus CPU", "clients/call", "all/call", "machine busy", "target", "notes"], rows)
+    say("CPU: alarmd's and dbus-daemon's share of one core in the window and alarmd's per call; clients/call: the client processes' CPU per call;"
+        + " all/call: clients + dbus-daemon + alarmd per call; machine busy: all \(ProcessInfo.processInfo.activeProcessorCount) cores, other work included")
+    say("RAM store: a second alarmd with its store on tmpfs,"
         + " where fsync costs nothing (\(ramDir == nil ? "not measured: no tmpfs at /dev/shm" : "the floor of the durable figure"))")
     for r in fig.rows {
         if let e = r.schedule.first_error ?? r.ping.first_error ?? r.schedule_ram?.first_error { say("first error: \(e)") }
@@ -126,4 +142,22 @@ private func ramDirectory() -> TempDir? {
     let mounts = procFile("/proc/self/mounts").split(separator: "\n").map { $0.split(separator: " ") }
     guard mounts.contains(where: { $0.count > 2 && $0[1] == "/dev/shm" && $0[2] == "tmpfs" }) else { return nil }
     return TempDir(root: "/dev/shm", "alarmd-bench-ram")
+}
+
+/// The machine's CPU time from /proc/stat (every core; jiffies of 1/100 s), busy and in all.
+struct MachineCPU {
+    var busy = 0, total = 0
+
+    static func read() -> MachineCPU {
+        let line = procFile("/proc/stat").split(separator: "\n").first ?? ""
+        let v = line.split(separator: " ").dropFirst().compactMap { Int($0) }
+        guard v.count >= 5 else { return MachineCPU() }
+        // user nice system idle iowait irq softirq steal …: idle and iowait are not busy.
+        let all = v.prefix(8).reduce(0, +)
+        return MachineCPU(busy: all - v[3] - v[4], total: all)
+    }
+
+    static func - (a: MachineCPU, b: MachineCPU) -> MachineCPU { MachineCPU(busy: a.busy - b.busy, total: a.total - b.total) }
+    var busyShare: Double { total > 0 ? Double(busy) / Double(total) : .nan }
+    var busySeconds: Double { Double(busy) / 100 }
 }

@@ -16,7 +16,8 @@ func farFutureAlarm(_ title: String, _ rng: inout SeededRandom) -> [Value] {
 enum Worker {
     /// `call ADDRESS MEMBER SECONDS DEPTH SEED OUTFILE`: after "ready" on stdout and the go (stdin
     /// closes), keeps DEPTH calls of MEMBER (Ping or Schedule) in flight for SECONDS; writes
-    /// "completed errors limitHits windowUSec firstError" and one latency (µs) per line.
+    /// "completed errors limitHits windowUSec cpuUSec firstError" and one latency (µs) per line
+    /// (cpuUSec: this process's CPU from the go to the last reply).
     static func call(_ a: [String]) throws -> Int32 {
         guard a.count == 6, let seconds = Double(a[2]), let depth = Int(a[3]), let seed = UInt64(a[4]) else {
             throw BenchError("usage: --worker call ADDRESS MEMBER SECONDS DEPTH SEED OUTFILE")
@@ -38,6 +39,7 @@ enum Worker {
         let start = monoUSec()
         let end = start + UInt64(seconds * 1e6)
         var stopped = false
+        let cpu0 = processCPUUSec()
         func issue() throws {
             let onReply: (CallOutcome) -> Void = { o in
                 if o.repliedUSec <= end {
@@ -62,7 +64,7 @@ enum Worker {
             try p.pump(timeoutUSec: 20_000)
             if monoUSec() > end + 30_000_000 { stopped = true; break }
         }
-        var text = "\(latencies.count) \(errors) \(p.limitHits) \(end - start) \(firstError.replacingOccurrences(of: "\n", with: " "))\n"
+        var text = "\(latencies.count) \(errors) \(p.limitHits) \(end - start) \(processCPUUSec() - cpu0) \(firstError.replacingOccurrences(of: "\n", with: " "))\n"
         text.reserveCapacity(latencies.count * 6)
         for l in latencies { text += "\(Int(l))\n" }
         try text.write(toFile: outPath, atomically: true, encoding: .utf8)
@@ -117,6 +119,8 @@ struct CallRun {
     var seconds: Double
     var latencies: [Double]
     var firstError: String
+    /// The client processes' CPU, summed.
+    var clientCPUUSec = 0
     var perSecond: Double { seconds > 0 ? Double(calls) / seconds : 0 }
 }
 
@@ -161,15 +165,16 @@ func runCallWorkers(address: String, member: String, clients: Int, seconds: Doub
             if monoUSec() > deadline { throw BenchError("a worker did not finish") }
         }
         let lines = procFile(w.out).split(separator: "\n", omittingEmptySubsequences: false)
-        let head = lines.first?.split(separator: " ", maxSplits: 4) ?? []
-        guard head.count >= 4, let n = Int(head[0]), let e = Int(head[1]), let l = Int(head[2]) else {
+        let head = lines.first?.split(separator: " ", maxSplits: 5) ?? []
+        guard head.count >= 5, let n = Int(head[0]), let e = Int(head[1]), let l = Int(head[2]), let cpu = Int(head[4]) else {
             try Children.check()
             throw BenchError("a worker wrote no result:\n" + tail(of: dir + "/worker.log"))
         }
         run.calls += n
         run.errors += e
         run.limitHits += l
-        if run.firstError.isEmpty && head.count > 4 { run.firstError = String(head[4]) }
+        run.clientCPUUSec += cpu
+        if run.firstError.isEmpty && head.count > 5 { run.firstError = String(head[5]) }
         run.latencies += lines.dropFirst().compactMap { Double($0) }
     }
     return run
@@ -216,4 +221,11 @@ func runFillWorkers(address: String, count: Int, workers nWorkers: Int, depth: I
     }
     run.seconds = Double(monoUSec() - t0) / 1e6
     return run
+}
+
+/// This process's CPU time (all threads), µs.
+func processCPUUSec() -> Int {
+    var ts = timespec()
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts)
+    return ts.tv_sec * 1_000_000 + ts.tv_nsec / 1_000
 }
