@@ -52,8 +52,11 @@ import Testing
         #expect(pending.values == [.string("denied")])
         let e = callError { () throws(BusError) in _ = try app.schedule([("title", .string("x")), ("duration", .uint32(60))]) }
         #expect(e?.name == Contract.ErrorName.notAuthorized)
-        h.client.pump(0.2)
-        #expect(try h.notifier!.notifications().count == 1, "a denied app is not asked about again")
+        // Positive control in the same window: another app's request does bring a prompt.
+        let other = try h.app("org.example.Other")
+        _ = try other.callAsync("RequestAuthorization", [.string("Timers")])
+        let now = try #require(h.notifier!.waitFor(pump: [app, other]) { $0.count == 2 })
+        #expect(now.filter { $0.string("summary").contains("Example Clock") }.count == 1, "a denied app is not asked about again")
         #expect(try h.client.call("ListAuthorizations") == [.dict(key: "s", value: "s", [.init(.string("org.example.Clock"), .string("denied"))])])
     }
 
@@ -92,8 +95,12 @@ import Testing
         let p2 = try second.callAsync("RequestAuthorization", [.string("Timers")])
         let p3 = try first.callAsync("RequestAuthorization", [.string("Timers")])
         let shown = try #require(h.notifier!.waitFor(pump: [first, second]) { $0.count == 1 })
-        first.pump(0.2); second.pump(0.1)
-        #expect(try h.notifier!.notifications().count == 1, "one prompt for one app")
+        // Positive control in the same window: a request from another app, sent after all three,
+        // does bring a prompt of its own.
+        let other = try h.app("org.example.Other")
+        _ = try other.callAsync("RequestAuthorization", [.string("Timers")])
+        let all = try #require(h.notifier!.waitFor(pump: [first, second, other]) { $0.count == 2 })
+        #expect(all.filter { $0.string("summary").contains("Example Clock") }.count == 1, "one prompt for one app")
         try h.notifier!.invoke(shown[0].uint32("id"), "allow")
         #expect(first.wait(for: p1) && second.wait(for: p2) && first.wait(for: p3))
         #expect([p1, p2, p3].map(\.values) == Array(repeating: [.string("authorized")], count: 3))

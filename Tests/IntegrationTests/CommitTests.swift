@@ -126,8 +126,10 @@ import Testing
         try h.client.call("Stop", [.string(id)])
         try h.restart(kill9: true)
         #expect(try h.client.alarms().isEmpty)
-        h.client.pump(0.3)
-        #expect(!h.client.signals.contains { $0.member == "PropertiesChanged" && $0.changed["State"] == .string("alerting") },
+        // Positive control in the same window: a timer set after the restart does ring.
+        let control = try h.client.schedule([("title", .string("Control")), ("duration", .uint32(1))])
+        #expect(h.client.waitForState(control, "alerting"))
+        #expect(!h.client.signals.contains { $0.path == path && $0.changed["State"] == .string("alerting") },
                 "after the restart nothing rang again")
     }
 }

@@ -62,7 +62,12 @@ import Testing
         guard case .double(let p1)? = paused["Progress"] else { Issue.record("no progress"); return }
         #expect(abs(p1 - Double(elapsed) / 100e6) < 1e-9, "paused progress is elapsed / total")
         #expect(uint64(paused["RemainingUSec"]) == 100 * usec - elapsed)
+        // Countdowns run on the monotonic clock (a wall-clock step must not move them), so this
+        // window is real time; a timer running beside it is the control that the time did pass.
+        let control = try c.schedule([("title", .string("Control")), ("duration", .uint32(100))])
+        let controlBefore = uint64(try c.property(control, alarmInterface, "RemainingUSec"))
         c.pump(0.5)
+        #expect(uint64(try c.property(control, alarmInterface, "RemainingUSec")) <= controlBefore - 500_000, "time passed for a running timer")
         #expect(try c.property(path, alarmInterface, "Progress") == .double(p1), "frozen while paused")
         try c.call("Resume", [.string(id)])
         let resumed = try c.allProperties(path)
@@ -76,10 +81,11 @@ import Testing
         let path = try c.schedule([("title", .string("Oven")), ("duration", .uint32(600)), ("ring", .bool(false)),
                                    ("warning_threshold", .uint32(30)), ("status", .string("Preheating"))])
         let id = AlarmID.id(fromPath: path)!
-        c.pump(0.2)
+        try c.barrier()
         let before = c.signals.filter { $0.path == path && $0.member == "PropertiesChanged" }.count
         try c.call("Update", [.string(id), .vardict([("status", .string("Baking")), ("duration", .string("25m"))]), .strings([])])
-        c.pump(0.3)
+        // Every signal of the Update is in before the barrier's reply: the count below is final.
+        try c.barrier()
         let changes = c.signals.filter { $0.path == path && $0.member == "PropertiesChanged" }
         #expect(changes.count == before + 1, "one PropertiesChanged per Update")
         let changed = try #require(changes.last).changed

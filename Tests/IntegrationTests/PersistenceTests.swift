@@ -22,6 +22,7 @@ import Testing
                             ("accent_color", .string("#336699")), ("ring", .bool(true)), ("sound", .string("bell"))])
         let alerting = try c.schedule([("title", .string("Now")), ("duration", .uint32(1))])
         try c.call("SetAuthorization", [.string("org.example.Clock"), .string("denied")])
+        // Real time on purpose: countdowns run on the monotonic clock, which the test clock does not move.
         usleep(300_000)
         try c.call("Pause", [.string(AlarmID.id(fromPath: pausedPath)!)])
         #expect(c.waitFor(timeout: 3) { s in s.contains { $0.path == alerting && $0.changed["State"] == .string("alerting") } })
@@ -86,6 +87,7 @@ import Testing
         let wrongSignature = callError { () throws(BusError) in try c.call("Schedule", [.string(""), .int32(3)]) }
         #expect(wrongSignature?.name == "org.freedesktop.DBus.Error.InvalidArgs")
         #expect(stable(try c.alarms()) == stable(before))
+        try c.barrier()
         #expect(!c.signals.contains { $0.member == "InterfacesAdded" && $0.args.first != .objectPath(keep) })
         try h.restart(kill9: true)
         #expect(stable(try h.client.alarms()) == stable(before), "the store holds exactly what was acknowledged")

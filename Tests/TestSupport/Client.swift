@@ -91,6 +91,15 @@ public final class Client {
         }
     }
 
+    /// Returns once every signal alarmd emitted before now is in `signals`: alarmd answers this Ping
+    /// after whatever it emitted earlier, and the bus delivers one sender's messages in order. The
+    /// positive control of a test that asserts something was *not* signalled: the reply had to come,
+    /// and it came after anything the test is looking for.
+    public func barrier() throws(BusError) {
+        _ = try bus.call(managerName, managerPath, "org.freedesktop.DBus.Peer", "Ping")
+        bus.processPending()
+    }
+
     /// Dispatches incoming messages for `seconds`.
     public func pump(_ seconds: Double) {
         _ = waitFor(timeout: seconds) { _ in false }
