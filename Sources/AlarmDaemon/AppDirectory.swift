@@ -42,7 +42,7 @@ enum AppDirectory {
         let langs = languages()
         for dir in dirs {
             for c in candidates {
-                guard let text = try? String(contentsOfFile: dir + "/" + c, encoding: .utf8),
+                guard let text = readTextFile(dir + "/" + c),
                       let name = DesktopEntry.displayName(text, languages: langs) else { continue }
                 let entry = String(c.dropFirst("applications/".count).dropLast(".desktop".count))
                 return Description(name: name, icon: KeyFile(text)["Desktop Entry", "Icon"] ?? "", desktopEntry: entry)

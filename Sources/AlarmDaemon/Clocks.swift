@@ -16,6 +16,6 @@ enum Clocks {
 
     /// The boot's id never changes while the process lives: read it once.
     static let bootID: String =
-        ((try? String(contentsOfFile: "/proc/sys/kernel/random/boot_id", encoding: .utf8)) ?? "")
+        (readTextFile("/proc/sys/kernel/random/boot_id") ?? "")
             .trimmingCharacters(in: .whitespacesAndNewlines)
 }

@@ -186,7 +186,7 @@ public final class Daemon {
 
     /// A missing file is the defaults; a malformed line is reported and its default kept.
     static func loadConfig(_ path: String) -> DaemonConfig {
-        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { return DaemonConfig() }
+        guard let text = readTextFile(path) else { return DaemonConfig() }
         let (config, warnings) = DaemonConfig.parse(text, file: path)
         for w in warnings { Log.warning(w) }
         Log.info("configuration \(path): unknown apps \(config.policy.unknownApps.rawValue), shell \(config.policy.shellAuthorized ? "allowed" : "denied"), \(config.limits.maxAlarmsPerApp) alarms per app")

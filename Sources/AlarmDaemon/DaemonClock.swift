@@ -12,7 +12,7 @@ final class DaemonClock: Clock, @unchecked Sendable {
 
     init(testClockFile: String?) {
         file = testClockFile
-        if let file, let text = try? String(contentsOfFile: file, encoding: .utf8), let v = Int64(text.trimmingCharacters(in: .whitespacesAndNewlines)) {
+        if let file, let text = readTextFile(file), let v = Int64(text.trimmingCharacters(in: .whitespacesAndNewlines)) {
             offset = v
         }
     }

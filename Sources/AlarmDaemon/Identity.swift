@@ -71,6 +71,6 @@ final class Identity {
             Log.warning("pid \(pid): cannot tell whether it is sandboxed (\(path): \(String(cString: strerror(e)))); treating it as one")
             return ""
         }
-        return (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
+        return readTextFile(path) ?? ""
     }
 }

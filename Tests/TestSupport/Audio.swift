@@ -25,7 +25,7 @@ public final class PulseServer {
         let deadline = Date().addingTimeInterval(10)
         while !FileManager.default.fileExists(atPath: socket) {
             if process.wait(timeout: 0.02) != nil || Date() > deadline {
-                throw TestFailure("pulseaudio did not start: \((try? String(contentsOfFile: dir.path + "/pulseaudio.log", encoding: .utf8)) ?? "")")
+                throw TestFailure("pulseaudio did not start: \(readText(dir.path + "/pulseaudio.log"))")
             }
         }
     }

@@ -25,7 +25,7 @@ public final class DaemonProcess {
         }
     }
 
-    public var log: String { (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "" }
+    public var log: String { readText(logPath) }
 
     /// SIGKILL: no chance to flush or clean up.
     public func kill9() {

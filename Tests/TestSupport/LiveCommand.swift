@@ -33,7 +33,7 @@ public final class LiveCommand {
         close(writeFD)
     }
 
-    public var stderr: String { (try? String(contentsOfFile: stderrPath, encoding: .utf8)) ?? "" }
+    public var stderr: String { readText(stderrPath) }
 
     /// Reads whatever the command printed so far.
     @discardableResult
