@@ -85,7 +85,8 @@ enum StoreOpener {
             try move(path + suffix, kept + suffix)
             moved.append(suffix)
         }
-        try move(path, kept)
+        // A WAL whose database is missing is kept alone, under the name the database would have had.
+        if StoreProbe.exists(path) { try move(path, kept) }
         syncDirectory((path as NSString).deletingLastPathComponent)
         return (kept, moved)
     }

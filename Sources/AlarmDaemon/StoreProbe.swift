@@ -25,12 +25,22 @@ enum StoreProbe {
     /// alarmd knows: sound. Anything else names what is wrong.
     static func check(_ path: String, supportedSchema: Int32) -> Verdict {
         var st = stat()
+        // SQLite deletes a WAL it finds beside a missing or empty database, and that WAL may hold
+        // every alarm (nothing is copied into the database until a checkpoint).
+        let wal = walSize(path)
+        func orphaned(_ database: String) -> Verdict? {
+            wal.map { .damaged(StoreDamage(reason: .truncated, detail: "\(database), beside a WAL of \($0) bytes")) }
+        }
         // Nothing there, or a dangling link: SQLite creates the store, as on a first start.
-        guard lstat(path, &st) == 0, stat(path, &st) == 0 else { return .sound }
+        guard lstat(path, &st) == 0, stat(path, &st) == 0 else {
+            return orphaned("missing") ?? .sound
+        }
         if st.st_mode & S_IFMT == S_IFDIR { return .damaged(.unreadable("a directory, not a file")) }
         if st.st_mode & S_IFMT != S_IFREG { return .damaged(.unreadable("not a regular file")) }
-        // SQLite makes an empty file a new database; there is nothing in it to lose.
-        if st.st_size == 0 { return .sound }
+        // SQLite makes an empty file a new database; without a WAL there is nothing in it to lose.
+        if st.st_size == 0 {
+            return orphaned("empty") ?? .sound
+        }
         let header: [UInt8]
         switch readHeader(path) {
         case .success(let bytes): header = bytes
@@ -68,6 +78,13 @@ enum StoreProbe {
             got += n
         }
         return .success(Array(bytes[..<got]))
+    }
+
+    /// The size of the store's WAL, when it has one with anything in it.
+    private static func walSize(_ path: String) -> Int? {
+        var st = stat()
+        guard lstat(path + "-wal", &st) == 0, st.st_size > 0 else { return nil }
+        return Int(st.st_size)
     }
 
     static func exists(_ path: String) -> Bool {

@@ -94,6 +94,20 @@ import Testing
         #expect(!StoreRecovery.wasShown(in: second.store), "a new recovery is shown anew")
     }
 
+    /// SQLite deletes a WAL it finds beside an empty or missing database; that WAL may hold every
+    /// alarm (here all 40: nothing was checkpointed), so it is kept instead.
+    @Test(arguments: ["empty", "missing"]) func aWALWithoutItsDatabaseIsKept(_ database: String) throws {
+        let dir = try crashedStore(40)
+        let wal = try #require(bytes(dir.database + "-wal"))
+        if database == "empty" { try Data().write(to: URL(fileURLWithPath: dir.database)) } else { try FileManager.default.removeItem(atPath: dir.database) }
+        let opened = try StoreOpener.open(directory: dir.path, now: { StoreOpenerTests.now })
+        let kept = dir.database + ".broken-20261201T063000Z"
+        #expect(opened.recovery?.reason == "truncated" && opened.recovery?.detail == "\(database), beside a WAL of \(wal.count) bytes")
+        #expect(opened.recovery?.keptPath == kept)
+        #expect(bytes(kept + "-wal") == wal)
+        #expect(bytes(kept) == (database == "empty" ? Data() : nil))
+    }
+
     @Test func aNewerSchemaIsADowngradeNotDamage() throws {
         let dir = StoreDirectory()
         _ = try StoreOpener.open(directory: dir.path)
