@@ -19,6 +19,8 @@ enum StoreProbe {
         /// SQLite could not answer for a reason that is not the file's: it is locked, memory ran
         /// out. Moving a store aside for that would lose the user's alarms for nothing.
         case failed(String)
+
+        var isDamage: Bool { if case .damaged = self { true } else { false } }
     }
 
     /// `path` does not exist (a first start), or SQLite reads it whole and it is of a schema this
@@ -50,17 +52,24 @@ enum StoreProbe {
         // on which no change could be saved.
         if access(path, W_OK) != 0 { return .damaged(.unreadable("cannot be written: \(String(cString: strerror(errno)))")) }
 
-        let before = Set(KeptStoreName.companions.filter { exists(path + $0) })
-        defer { removeWhatTheProbeMade(path, before: before) }
+        let file = File(path: path, header: header, size: UInt64(st.st_size),
+                        companions: Set(KeptStoreName.companions.filter { exists(path + $0) }))
         // The WAL index in the probe's own memory needs the file to itself; another process that has
         // the store open (the user's sqlite3, a backup tool) shares the WAL index it already has.
-        let verdict = sqliteVerdict(path, exclusive: true, busyMS: 200, header: header, fileSize: UInt64(st.st_size),
-                                    supportedSchema: supportedSchema)
+        let verdict = sqliteVerdict(file, exclusive: true, busyMS: 200, supportedSchema: supportedSchema)
         if case .failed = verdict {
-            return sqliteVerdict(path, exclusive: false, busyMS: 5000, header: header, fileSize: UInt64(st.st_size),
-                                 supportedSchema: supportedSchema)
+            return sqliteVerdict(file, exclusive: false, busyMS: 5000, supportedSchema: supportedSchema)
         }
         return verdict
+    }
+
+    /// The store as it was found before SQLite opened it.
+    private struct File {
+        let path: String
+        let header: [UInt8]
+        let size: UInt64
+        /// The suffixes of the companion files that were there.
+        let companions: Set<String>
     }
 
     /// The first bytes of the file, up to a database header's worth.
@@ -92,14 +101,26 @@ enum StoreProbe {
         return lstat(path, &st) == 0
     }
 
-    private static func sqliteVerdict(_ path: String, exclusive: Bool, busyMS: Int32, header: [UInt8], fileSize: UInt64,
-                                      supportedSchema: Int32) -> Verdict {
+    private static func sqliteVerdict(_ file: File, exclusive: Bool, busyMS: Int32, supportedSchema: Int32) -> Verdict {
         var db: OpaquePointer?
+        var alone = false
+        let verdict = judge(file, &db, exclusive: exclusive, busyMS: busyMS, supportedSchema: supportedSchema, alone: &alone)
+        // What the probe made goes while it still holds the store alone, so that no other connection
+        // can have opened it since; from a store about to be set aside, it goes anyway.
+        if alone || verdict.isDamage { removeWhatTheProbeMade(file) }
+        sqlite3_close_v2(db)
+        return verdict
+    }
+
+    /// `alone`: set once the probe holds the store's exclusive lock (kept until it closes).
+    private static func judge(_ file: File, _ db: inout OpaquePointer?, exclusive: Bool, busyMS: Int32, supportedSchema: Int32,
+                              alone: inout Bool) -> Verdict {
         // No SQLITE_OPEN_CREATE: the file was there a moment ago; if it is gone, that is not a verdict.
-        let opened = sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, nil)
-        defer { sqlite3_close_v2(db) }
+        let opened = sqlite3_open_v2(file.path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, nil)
+        let handle = db
         func verdict(_ code: Int32) -> Verdict {
-            classify(code, extended: sqlite3_extended_errcode(db), String(cString: sqlite3_errmsg(db)), header: header, fileSize: fileSize)
+            classify(code, extended: sqlite3_extended_errcode(handle), String(cString: sqlite3_errmsg(handle)), header: file.header,
+                     fileSize: file.size)
         }
         guard opened == SQLITE_OK else { return verdict(opened) }
         // The last connection to close would otherwise copy the WAL into the file and delete the WAL.
@@ -113,6 +134,7 @@ enum StoreProbe {
         var version: Int32 = 0
         var rc = rows(db, "PRAGMA user_version") { version = sqlite3_column_int($0, 0) }
         guard rc == SQLITE_DONE else { return verdict(rc) }
+        alone = exclusive
         if version > supportedSchema { return .damaged(.newerSchema(Int(version), supported: Int(supportedSchema))) }
         var problems: [String] = []
         rc = rows(db, "PRAGMA quick_check(1)") { stmt in
@@ -121,7 +143,7 @@ enum StoreProbe {
         guard rc == SQLITE_DONE else { return verdict(rc) }
         if problems == ["ok"] { return .sound }
         let said = problems.flatMap { $0.split(separator: "\n") }.filter { !$0.hasPrefix("***") }.joined(separator: "; ")
-        return .damaged(.unusable(said.isEmpty ? "failed its check" : said, header: header, fileSize: fileSize))
+        return .damaged(.unusable(said.isEmpty ? "failed its check" : said, header: file.header, fileSize: file.size))
     }
 
     /// SQLite's I/O errors of reading the file (SQLITE_IOERR, _READ, _SHORT_READ, _FSTAT: their
@@ -156,10 +178,10 @@ enum StoreProbe {
 
     /// SQLite creates an empty WAL when it opens a WAL-mode database that has none: that file is
     /// the probe's, not the user's, and would otherwise be kept as if it were part of the store.
-    private static func removeWhatTheProbeMade(_ path: String, before: Set<String>) {
-        for suffix in KeptStoreName.companions where !before.contains(suffix) {
+    private static func removeWhatTheProbeMade(_ file: File) {
+        for suffix in KeptStoreName.companions where !file.companions.contains(suffix) {
             var st = stat()
-            if lstat(path + suffix, &st) == 0, st.st_mode & S_IFMT == S_IFREG, st.st_size == 0 { unlink(path + suffix) }
+            if lstat(file.path + suffix, &st) == 0, st.st_mode & S_IFMT == S_IFREG, st.st_size == 0 { unlink(file.path + suffix) }
         }
     }
 }

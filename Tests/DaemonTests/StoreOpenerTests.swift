@@ -94,6 +94,26 @@ import Testing
         #expect(!StoreRecovery.wasShown(in: second.store), "a new recovery is shown anew")
     }
 
+    /// A store cut short after a clean stop has no WAL; the one SQLite makes while finding that out
+    /// is not kept as if it were the user's.
+    @Test func aDamagedStoreIsKeptWithOnlyItsOwnFiles() throws {
+        let dir = StoreDirectory()
+        do {
+            let store = try StoreOpener.open(directory: dir.path).store
+            let e = AlarmEngine(clock: ManualClock(StoreOpenerTests.now), timeZone: TimeZone(identifier: "UTC")!)
+            for i in 0..<200 {
+                let m = try e.planSchedule(app: "", id: "", configuration: ["title": .string("Tea \(i) for a longer title"), "duration": .uint32(3_600)])
+                e.apply(m)
+                try store.commit(m)
+            }
+        }
+        #expect(files(dir) == ["alarmd.sqlite"])
+        #expect(truncate(dir.database, 4096) == 0)
+        let opened = try StoreOpener.open(directory: dir.path, now: { StoreOpenerTests.now })
+        #expect(opened.recovery?.reason == "truncated", "\(String(describing: opened.recovery))")
+        #expect(files(dir).filter { $0.contains(".broken-") } == ["alarmd.sqlite.broken-20261201T063000Z"])
+    }
+
     /// SQLite deletes a WAL it finds beside an empty or missing database; that WAL may hold every
     /// alarm (here all 40: nothing was checkpointed), so it is kept instead.
     @Test(arguments: ["empty", "missing"]) func aWALWithoutItsDatabaseIsKept(_ database: String) throws {

@@ -29,11 +29,12 @@ extension Harness {
 
     /// The notifications shown so far, of one category.
     func shown(_ category: String) -> [[String: Value]] {
-        ((try? notifier?.notifications()) ?? []).filter { storeRecoveryCategory(of: $0) == category }
+        ((try? notifier?.notifications()) ?? []).filter { categoryHint(of: $0) == category }
     }
 }
 
-func storeRecoveryCategory(of n: [String: Value]) -> String {
+/// The `category` hint a notification was shown with.
+func categoryHint(of n: [String: Value]) -> String {
     (n["hints"]?.unwrapped.vardictEntries ?? []).first { $0.0 == "category" }?.1.unwrapped.stringValue ?? ""
 }
 
@@ -162,8 +163,8 @@ func contents(_ path: String) -> [String: Data] {
         }
 
         // One notification, naming the kept file.
-        let shown = try #require(h.notifier?.waitFor { !$0.filter { storeRecoveryCategory(of: $0) == Contract.StoreRecovery.notificationCategory }.isEmpty })
-        let notices = shown.filter { storeRecoveryCategory(of: $0) == Contract.StoreRecovery.notificationCategory }
+        let shown = try #require(h.notifier?.waitFor { !$0.filter { categoryHint(of: $0) == Contract.StoreRecovery.notificationCategory }.isEmpty })
+        let notices = shown.filter { categoryHint(of: $0) == Contract.StoreRecovery.notificationCategory }
         #expect(notices.count == 1 && notices.first?.string("body").contains(kept) == true, "\(notices)")
 
         // A fresh store, and it works: what is scheduled now survives a restart.
@@ -181,7 +182,7 @@ func contents(_ path: String) -> [String: Data] {
 
         // Shown once: after the restart, an alert reaches the same server, and no second notice does.
         _ = try h.client.schedule([("title", .string("Ring")), ("duration", .uint32(1))])
-        #expect(h.notifier?.waitFor { !$0.filter { storeRecoveryCategory(of: $0) == "x-alarmd.alarm" }.isEmpty } != nil)
+        #expect(h.notifier?.waitFor { !$0.filter { categoryHint(of: $0) == "x-alarmd.alarm" }.isEmpty } != nil)
         #expect(h.shown(Contract.StoreRecovery.notificationCategory).count == 1)
     }
 
@@ -202,7 +203,7 @@ func contents(_ path: String) -> [String: Data] {
         // In the window in which a recovery notice would have come, an alert does.
         _ = try h.client.schedule([("title", .string("Ring")), ("duration", .uint32(1))])
         let shown = try #require(h.notifier?.waitFor { !$0.isEmpty })
-        #expect(shown.map(storeRecoveryCategory) == ["x-alarmd.alarm"])
+        #expect(shown.map(categoryHint) == ["x-alarmd.alarm"])
     }
 
     /// Rows SQLite reads but alarmd cannot decode are not damage: the others load, those stay and are reported.
@@ -247,7 +248,7 @@ func contents(_ path: String) -> [String: Data] {
 
         try h.startNotifier()
         let shown = try #require(h.notifier?.waitFor { !$0.isEmpty })
-        #expect(shown.map(storeRecoveryCategory) == [Contract.StoreRecovery.notificationCategory])
+        #expect(shown.map(categoryHint) == [Contract.StoreRecovery.notificationCategory])
         #expect(shown.first?.string("body").contains(kept) == true)
         #expect(h.daemon.logs("the recovery is shown on the desktop"))
 
@@ -255,7 +256,7 @@ func contents(_ path: String) -> [String: Data] {
         try h.startNotifier()
         _ = try h.client.schedule([("title", .string("Ring")), ("duration", .uint32(1))])
         let second = try #require(h.notifier?.waitFor { !$0.isEmpty })
-        #expect(second.map(storeRecoveryCategory) == ["x-alarmd.alarm"])
+        #expect(second.map(categoryHint) == ["x-alarmd.alarm"])
     }
 }
 
