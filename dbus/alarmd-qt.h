@@ -11,7 +11,7 @@
 #include <QtCore/QVariant>
 #include <QtDBus/QDBusMetaType>
 
-typedef QMap<QString, QString> AlarmdStringMap;   // a{ss}: ListAuthorizations
+typedef QMap<QString, QString> AlarmdStringMap;   // a{ss}: ListAuthorizations, StoreRecovery
 
 inline void alarmdRegisterDBusTypes()
 {

@@ -108,4 +108,12 @@ public final class AlarmManagerProxy {
     public var wakeSupported: Bool { (try? property("WakeSupported"))?.boolValue ?? false }
     /// Where alarmd keeps its alarms (an extension: `StorePath`).
     public var storePath: String { (try? property("StorePath"))?.stringValue ?? "" }
+    /// Why the store began empty, when alarmd set a damaged one aside (an extension:
+    /// `StoreRecovery`, keys in `Contract.StoreRecovery`); empty otherwise, and from an alarmd
+    /// that predates it.
+    public var storeRecovery: [String: String] {
+        guard case .dict(_, _, let entries)? = try? property(Contract.StoreRecovery.property) else { return [:] }
+        return Dictionary(entries.compactMap { e in e.key.stringValue.flatMap { k in e.value.stringValue.map { (k, $0) } } },
+                          uniquingKeysWith: { a, _ in a })
+    }
 }

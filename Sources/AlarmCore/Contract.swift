@@ -9,6 +9,27 @@ public enum Contract {
     public static let objectManagerInterface = "org.freedesktop.DBus.ObjectManager"
     public static let propertiesInterface = "org.freedesktop.DBus.Properties"
 
+    /// The manager property `StoreRecovery` (an extension, `a{ss}`, const): why the store alarmd runs on
+    /// began empty, when alarmd found the one before it damaged and kept it aside; empty for a store
+    /// that never replaced one.
+    public enum StoreRecovery {
+        public static let property = "StoreRecovery"
+        /// Its keys: the reason, what SQLite or the system said, the kept file, when (UTC, ISO 8601),
+        /// and how to get the old alarms back.
+        public static let reason = "reason"
+        public static let detail = "detail"
+        public static let keptPath = "kept_path"
+        public static let time = "time"
+        public static let hint = "hint"
+        /// The `category` hint of the one notification that tells the user.
+        public static let notificationCategory = "x-alarmd.store-recovery"
+
+        public enum Reason: String, CaseIterable, Sendable {
+            case corrupt, truncated, unreadable
+            case newerSchema = "newer-schema"
+        }
+    }
+
     /// Error names of the contract (and the standard ones alarmd answers with).
     public enum ErrorName {
         public static let notAuthorized = "org.alarmd.Error.NotAuthorized"

@@ -30,7 +30,7 @@ final class Alerts: ChangeSubscriber {
         ringer.onError = { [unowned self] id, message in
             self.sink.submit(self.engine.planSoundError(id: id, message), "sound error of \(id)")
         }
-        notifier.onServerAppeared = { [unowned self] in self.notificationServerAppeared() }
+        notifier.whenServerAppears { [unowned self] in self.notificationServerAppeared() }
     }
 
     /// A notification server appeared (restarted, or started after alarmd): the ids of what the

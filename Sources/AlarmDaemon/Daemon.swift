@@ -27,12 +27,17 @@ public final class Daemon {
     private var systemBus: Bus?
     /// Realtime and boottime when they were last known to agree, to measure clock steps.
     private var anchor: (realtime: UInt64, boottime: UInt64) = (0, 0)
+    /// How this store began, when alarmd had to set a damaged one aside.
+    private let storeRecovery: StoreRecovery?
+    private var recoveryNotice: StoreRecoveryNotice?
 
     public init(options: Options) throws {
         identity = Identity(procRoot: options.procRoot)
         soundDirectories = options.soundDirectories ?? Daemon.defaultSoundDirectories()
         config = Daemon.loadConfig(options.configFile ?? Daemon.defaultConfigFile())
-        store = try Store(directory: options.stateDirectory ?? Store.defaultDirectory())
+        let opened = try StoreOpener.open(directory: options.stateDirectory ?? Store.defaultDirectory())
+        store = opened.store
+        storeRecovery = opened.recovery
         clock = DaemonClock(testClockFile: options.testClockFile)
         localtimePath = options.localtime
         maxReplyBytes = options.maxReplyBytes
@@ -40,9 +45,9 @@ public final class Daemon {
         engine = AlarmEngine(clock: clock, timeZone: ZoneWatcher.resolve(options.localtime), policy: config.policy,
                              limits: config.limits, ringTimeout: config.ringTimeout)
         engine.missedGrace = config.missedGrace
-        let (alarms, skipped) = try store.loadAlarms()
-        engine.load(alarms: alarms, authorizations: try store.loadAuthorizations())
-        Log.info("store \(store.path): \(alarms.count) alarms loaded\(skipped > 0 ? ", \(skipped) unreadable" : "")")
+        engine.load(alarms: opened.alarms, authorizations: opened.authorizations)
+        Log.info("store \(store.path): \(opened.alarms.count) alarms loaded\(opened.skipped > 0 ? ", \(opened.skipped) unreadable" : ""), "
+            + "checked in \(String(format: "%.1f", Double(opened.checkUSec) / 1000)) ms")
 
         loop = try EventLoop()
         bus = try options.busAddress.map { address throws(BusError) in try Bus.connect(address: address) } ?? Bus.session()
@@ -69,7 +74,8 @@ public final class Daemon {
         let prompter = AuthorizationPrompter(engine: engine, sink: committer, notifier: notifier, loop: loop, config: config)
         let manager = ManagerObject(engine: engine, committer: committer, identity: identity, prompter: prompter,
                                     maxReplyBytes: bus.maxReplyBytes, limits: (config.callLimit, config.shellCallLimit),
-                                    facts: .init(wakeSupported: { [unowned self] in self.wakeSupported }, storePath: store.path))
+                                    facts: .init(wakeSupported: { [unowned self] in self.wakeSupported }, storePath: store.path,
+                                                 storeRecovery: storeRecovery?.properties ?? []))
         try bus.addCallFilter(path: AlarmID.managerPath) { [unowned manager] m in manager.filterManagedObjects(m) }
         try bus.export(manager, path: AlarmID.managerPath, interface: Interfaces.manager, members: Interfaces.managerMembers)
         try bus.exportFallback(AlarmObjects(engine: engine, identity: identity), prefix: AlarmID.alarmPathPrefix,
@@ -108,6 +114,10 @@ public final class Daemon {
         Log.info("ready: \(Interfaces.busName) on \(bus.uniqueName), \(engine.count) alarms, zone \(engine.timeZone.identifier)")
         // Only now, with the name owned, may start-up transitions (alarms due while down) be signalled.
         alerts.resume()
+        if let storeRecovery {
+            recoveryNotice = StoreRecoveryNotice(recovery: storeRecovery, notifier: notifier, store: store)
+            recoveryNotice?.start()
+        }
         clockStepped(delta: stepSinceLastRun())
         rearm()
         let r = loop.run()

@@ -27,6 +27,7 @@ enum Interfaces {
         .property("NextFireTimeUSec", "t", .emitsChange),
         .property("WakeSupported", "b", .const),
         .property("StorePath", "s", .const),
+        .property(Contract.StoreRecovery.property, "a{ss}", .const),
         .signal("AlarmRemoved", [("id", "s"), ("app_id", "s"), ("reason", "s")]),
         .signal("AuthorizationChanged", [("app_id", "s"), ("state", "s")]),
     ]

@@ -23,6 +23,8 @@ final class ManagerObject: BusObject {
     struct Facts {
         var wakeSupported: () -> Bool
         var storePath: String
+        /// `StoreRecovery`: empty unless the store began with a recovery.
+        var storeRecovery: [(String, String)]
     }
 
     static let defaultPage = 1000
@@ -230,6 +232,8 @@ final class ManagerObject: BusObject {
         case "NextFireTimeUSec": return .uint64(engine.nextFireTime)
         case "WakeSupported": return .bool(facts.wakeSupported())
         case "StorePath": return .string(facts.storePath)
+        case Contract.StoreRecovery.property:
+            return .dict(key: "s", value: "s", facts.storeRecovery.map { Value.DictEntry(.string($0.0), .string($0.1)) })
         default: return nil
         }
     }

@@ -29,8 +29,8 @@ final class Notifier {
     private let bus: Bus
     private var handlers: [UInt32: (Event) -> Void] = [:]
 
-    /// Runs when a notification server takes the name: a restart, or the first one after alarmd.
-    var onServerAppeared: () -> Void = {}
+    /// Run when a notification server takes the name: a restart, or the first one after alarmd.
+    private var serverAppeared: [() -> Void] = []
 
     init(bus: Bus) throws(BusError) {
         self.bus = bus
@@ -43,8 +43,13 @@ final class Notifier {
             guard let args = try? m.readAll(), args.count == 3, case .string(let owner) = args[2], !owner.isEmpty else { return }
             // The old server's notifications went with it; their handlers would never fire again.
             self.handlers.removeAll()
-            self.onServerAppeared()
+            for f in self.serverAppeared { f() }
         }
+    }
+
+    /// `f` runs whenever a notification server takes the name: a restart, or the first one after alarmd.
+    func whenServerAppears(_ f: @escaping () -> Void) {
+        serverAppeared.append(f)
     }
 
     /// Shows `n`; `done` gets the id, or the error when no server took it. Later events of this

@@ -30,6 +30,11 @@ final class Store {
 
     struct Failure: Error, CustomStringConvertible {
         let description: String
+        /// SQLite's primary result code, when SQLite failed.
+        var code: Int32 = SQLITE_OK
+
+        /// Whether SQLite found the file itself unusable, rather than failing to use it for a moment.
+        var isDamage: Bool { code == SQLITE_CORRUPT || code == SQLITE_NOTADB }
     }
 
     private var db: OpaquePointer?
@@ -61,20 +66,33 @@ final class Store {
                                                 attributes: [.posixPermissions: 0o700])
         path = directory + "/alarmd.sqlite"
         checkpointer = Checkpointer(path: path)
-        guard sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX, nil) == SQLITE_OK else {
-            throw Failure(description: "cannot open \(path): \(String(cString: sqlite3_errmsg(db)))")
+        let opened = sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX, nil)
+        guard opened == SQLITE_OK else {
+            throw Failure(description: "cannot open \(path): \(String(cString: sqlite3_errmsg(db)))", code: opened & 0xff)
         }
         sqlite3_busy_timeout(db, 5000)
-        try exec("PRAGMA journal_mode=WAL")
-        try exec("PRAGMA synchronous=FULL")
-        try exec("PRAGMA wal_autocheckpoint=0")
-        try exec("PRAGMA journal_size_limit=\(Store.walSizeLimit)")
-        // Replaces the automatic checkpointer (itself a WAL hook): only counts.
-        sqlite3_wal_hook(db, { context, _, _, frames in
-            Unmanaged<Store>.fromOpaque(context!).takeUnretainedValue().walGrew(to: Int(frames))
-            return SQLITE_OK
-        }, Unmanaged.passUnretained(self).toOpaque())
-        try migrate()
+        do {
+            try exec("PRAGMA journal_mode=WAL")
+            try exec("PRAGMA synchronous=FULL")
+            try exec("PRAGMA wal_autocheckpoint=0")
+            try exec("PRAGMA journal_size_limit=\(Store.walSizeLimit)")
+            // Replaces the automatic checkpointer (itself a WAL hook): only counts.
+            sqlite3_wal_hook(db, { context, _, _, frames in
+                Unmanaged<Store>.fromOpaque(context!).takeUnretainedValue().walGrew(to: Int(frames))
+                return SQLITE_OK
+            }, Unmanaged.passUnretained(self).toOpaque())
+            try migrate()
+        } catch {
+            abandon()
+            throw error
+        }
+    }
+
+    /// Closing must leave a store that failed as it was: SQLite's last connection otherwise copies
+    /// the WAL into the database file — one that may be damaged — and deletes the WAL, which may
+    /// hold the user's latest alarms. Call it before letting go of a store that failed to load.
+    func abandon() {
+        alarmd_sqlite_checkpoint_on_close(db, 0)
     }
 
     deinit { close() }
@@ -191,7 +209,14 @@ final class Store {
     }
 
     func setMeta(_ key: String, _ value: String) throws {
-        try transaction { try run("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", [.text(key), .text(value)]) }
+        try setMeta([(key, value)])
+    }
+
+    /// Several facts in one transaction.
+    func setMeta(_ entries: [(String, String)]) throws {
+        try transaction {
+            for (key, value) in entries { try run("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", [.text(key), .text(value)]) }
+        }
         checkpointIfNeeded()
     }
 
@@ -362,10 +387,11 @@ final class Store {
 
     private func exec(_ sql: String) throws {
         var err: UnsafeMutablePointer<CChar>?
-        if sqlite3_exec(db, sql, nil, nil, &err) != SQLITE_OK {
+        let rc = sqlite3_exec(db, sql, nil, nil, &err)
+        if rc != SQLITE_OK {
             let msg = err.map { String(cString: $0) } ?? "unknown error"
             sqlite3_free(err)
-            throw Failure(description: "\(sql.prefix(40)): \(msg)")
+            throw Failure(description: "\(sql.prefix(40)): \(msg)", code: rc & 0xff)
         }
     }
 
@@ -373,8 +399,9 @@ final class Store {
     private func prepare(_ sql: String) throws -> OpaquePointer {
         if let stmt = statements[sql] { return stmt }
         var stmt: OpaquePointer?
-        guard sqlite3_prepare_v3(db, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &stmt, nil) == SQLITE_OK, let stmt else {
-            throw Failure(description: "prepare \(sql.prefix(40)): \(String(cString: sqlite3_errmsg(db)))")
+        let rc = sqlite3_prepare_v3(db, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &stmt, nil)
+        guard rc == SQLITE_OK, let stmt else {
+            throw Failure(description: "prepare \(sql.prefix(40)): \(String(cString: sqlite3_errmsg(db)))", code: rc & 0xff)
         }
         statements[sql] = stmt
         return stmt
@@ -399,22 +426,26 @@ final class Store {
             sqlite3_clear_bindings(stmt)
         }
         bind(binds, to: stmt)
-        guard sqlite3_step(stmt) == SQLITE_DONE else {
-            throw Failure(description: "\(sql.prefix(40)): \(String(cString: sqlite3_errmsg(db)))")
+        let rc = sqlite3_step(stmt)
+        guard rc == SQLITE_DONE else {
+            throw Failure(description: "\(sql.prefix(40)): \(String(cString: sqlite3_errmsg(db)))", code: rc & 0xff)
         }
     }
 
     private func query(_ sql: String, _ binds: [Bind] = [], _ row: (OpaquePointer) throws -> Void) throws {
         var stmt: OpaquePointer?
-        guard sqlite3_prepare_v2(db, sql, -1, &stmt, nil) == SQLITE_OK, let stmt else {
-            throw Failure(description: "prepare \(sql.prefix(40)): \(String(cString: sqlite3_errmsg(db)))")
+        let prepared = sqlite3_prepare_v2(db, sql, -1, &stmt, nil)
+        guard prepared == SQLITE_OK, let stmt else {
+            throw Failure(description: "prepare \(sql.prefix(40)): \(String(cString: sqlite3_errmsg(db)))", code: prepared & 0xff)
         }
         defer { sqlite3_finalize(stmt) }
         bind(binds, to: stmt)
         while true {
             let r = sqlite3_step(stmt)
             if r == SQLITE_DONE { return }
-            guard r == SQLITE_ROW else { throw Failure(description: "\(sql.prefix(40)): \(String(cString: sqlite3_errmsg(db)))") }
+            guard r == SQLITE_ROW else {
+                throw Failure(description: "\(sql.prefix(40)): \(String(cString: sqlite3_errmsg(db)))", code: r & 0xff)
+            }
             try row(stmt)
         }
     }

@@ -283,6 +283,19 @@ struct Commands {
             ("alarms", "\(items.count)" + (counting + ringing > 0 ? " (\(counting) counting down, \(ringing) ringing)" : "")),
         ]
         for (k, v) in rows { out.line(out.styled(k.leftPadded(to: 10), .bold) + ": " + v) }
+        let recovery = proxy.storeRecovery
+        if let reason = recovery[Contract.StoreRecovery.reason] {
+            typealias Key = Contract.StoreRecovery
+            let when = recovery[Key.time].flatMap { ISO8601DateFormatter().date(from: $0) }
+                .map { " at " + TimeText.local(USec($0.timeIntervalSince1970 * 1e6), now: t) } ?? ""
+            let detail = recovery[Key.detail].map { $0.isEmpty ? "" : " (\($0))" } ?? ""
+            let indent = String(repeating: " ", count: 12)
+            let was = reason == Key.Reason.newerSchema.rawValue ? "written by a newer alarmd" : reason
+            out.line(out.styled("recovery".leftPadded(to: 10), .bold) + ": "
+                     + out.styled("started empty\(when): the store before was \(was)\(detail)", .red))
+            if let kept = recovery[Key.keptPath] { out.line(indent + "kept as " + kept) }
+            if let hint = recovery[Key.hint], !hint.isEmpty { out.line(indent + hint) }
+        }
         return 0
     }
 

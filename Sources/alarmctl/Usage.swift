@@ -104,7 +104,9 @@ enum Usage {
             usage: alarmctl status
 
             Shows whether alarmd is running, its version, the next alarm, whether alarms can wake the
-            machine, where the alarms are stored and how many there are. Exits 3 when alarmd is not running.
+            machine, where the alarms are stored and how many there are, and, when alarmd had to set a
+            damaged store aside, why, where it is kept and how to get its alarms back. Exits 3 when
+            alarmd is not running.
             """,
         "help": "usage: alarmctl help [COMMAND]",
     ]

@@ -1,0 +1,49 @@
+/// The name a damaged store is kept under: `alarmd.sqlite.broken-20261201T063000Z`, its `-wal`
+/// and `-shm` beside it under the same name plus their suffixes, so that `sqlite3` opens the kept
+/// pair as it is and renaming all back restores it.
+public enum KeptStoreName {
+    /// The files SQLite keeps next to a database, which hold part of its data (the WAL, a rollback
+    /// journal) or describe it (the WAL index).
+    public static let companions = ["-wal", "-shm", "-journal"]
+
+    /// `20261201T063000Z`: UTC, so that the names sort by time whatever the zone.
+    public static func stamp(_ usec: UInt64) -> String {
+        let t = civil(usec)
+        return "\(t.year)\(two(t.month))\(two(t.day))T\(two(t.hour))\(two(t.minute))\(two(t.second))Z"
+    }
+
+    /// `2026-12-01T06:30:00Z` (ISO 8601, UTC).
+    public static func isoTime(_ usec: UInt64) -> String {
+        let t = civil(usec)
+        return "\(t.year)-\(two(t.month))-\(two(t.day))T\(two(t.hour)):\(two(t.minute)):\(two(t.second))Z"
+    }
+
+    /// The kept name of `store` for `stamp`: the first of `STORE.broken-STAMP`, `…-2`, `…-3`, …
+    /// for which neither the name nor any companion name is `taken`, so nothing is ever overwritten.
+    public static func path(for store: String, stamp: String, taken: (String) -> Bool) -> String {
+        var n = 1
+        while true {
+            let candidate = store + ".broken-" + stamp + (n == 1 ? "" : "-\(n)")
+            if !taken(candidate), !companions.contains(where: { taken(candidate + $0) }) { return candidate }
+            n += 1
+        }
+    }
+
+    private static func two(_ v: Int) -> String { v < 10 ? "0\(v)" : "\(v)" }
+
+    /// The UTC calendar fields of a realtime µs instant (days to civil date after Howard Hinnant's
+    /// `civil_from_days`, exact for every date of the proleptic Gregorian calendar).
+    static func civil(_ usec: UInt64) -> (year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int) {
+        let seconds = Int(usec / 1_000_000)
+        let days = seconds / 86_400, rest = seconds % 86_400
+        let z = days + 719_468
+        let era = z / 146_097
+        let doe = z - era * 146_097
+        let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365
+        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
+        let mp = (5 * doy + 2) / 153
+        let day = doy - (153 * mp + 2) / 5 + 1
+        let month = mp < 10 ? mp + 3 : mp - 9
+        return (yoe + era * 400 + (month <= 2 ? 1 : 0), month, day, rest / 3600, rest / 60 % 60, rest % 60)
+    }
+}
