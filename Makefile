@@ -19,9 +19,9 @@ build: deps
 run: deps
 	scripts/run-alarmd
 
-# The whole suite, as the README's test command: unit and integration tests, then the desktop tests
-# (panels, then GNOME Shell).
-test: test-swift test-desktop test-gnome
+# The whole suite, as the README's test command: unit and integration tests, the same suite again
+# under AddressSanitizer (with LeakSanitizer), then the desktop tests (panels, then GNOME Shell).
+test: test-swift test-asan test-desktop test-gnome
 
 # Warnings are errors: the project builds with zero warnings in Swift 6 mode.
 test-swift: deps
