@@ -266,44 +266,6 @@ func contents(_ path: String) -> [String: Data] {
 @Suite(.serialized) struct StoreRecoveryAsUserTests {
     static let nobody: uid_t = 65_534
 
-    /// A private bus that lets every user connect (a session bus lets only its own user in).
-    final class SharedBus {
-        let address: String
-        let dir = TempDir("alarmd-shared-bus")
-        private let process: ChildProcess
-
-        init() throws {
-            chmod(dir.path, 0o755)
-            let config = """
-                <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
-                 "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
-                <busconfig>
-                  <type>session</type>
-                  <listen>unix:dir=\(dir.path)</listen>
-                  <policy context="default">
-                    <allow user="*"/>
-                    <allow send_destination="*" eavesdrop="true"/>
-                    <allow eavesdrop="true"/>
-                    <allow own="*"/>
-                  </policy>
-                </busconfig>
-                """
-            try config.write(toFile: dir.path + "/bus.conf", atomically: true, encoding: .utf8)
-            var fds: [Int32] = [0, 0]
-            guard pipe(&fds) == 0 else { throw TestFailure("pipe") }
-            process = try ChildProcess("/usr/bin/dbus-daemon", ["--config-file=\(dir.path)/bus.conf", "--nofork", "--print-address=1"],
-                                       stdoutPipe: fds[1], stderrPath: dir.path + "/dbus-daemon.log")
-            close(fds[1])
-            defer { close(fds[0]) }
-            var line = [UInt8](), byte: UInt8 = 0
-            while read(fds[0], &byte, 1) == 1, byte != UInt8(ascii: "\n") { line.append(byte) }
-            address = String(decoding: line, as: UTF8.self)
-            guard address.hasPrefix("unix:") else { throw TestFailure("dbus-daemon gave no address") }
-        }
-
-        deinit { process.stop() }
-    }
-
     /// alarmd as `nobody`, its log in `log`. It may not look into root's `/proc/PID/root`, and would
     /// take the test's client for a sandbox: an empty `--proc-root` says it is none.
     func alarmdAsNobody(bus: String, stateDir: String, log: String) throws -> ChildProcess {
@@ -322,7 +284,7 @@ func contents(_ path: String) -> [String: Data] {
 
     @Test func aStoreOfMode000IsMovedAside() throws {
         try #require(getuid() == 0, "needs root to become another user")
-        let bus = try SharedBus()
+        let bus = try TestBus(everyUser: true)
         let top = TempDir("alarmd-as-user")
         chmod(top.path, 0o755)
         let state = top.path + "/state"

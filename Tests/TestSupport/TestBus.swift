@@ -10,9 +10,11 @@ public final class TestBus {
     /// The dbus-daemon's pid (a benchmark kills it on Ctrl-C; a test never needs it).
     public var pid: pid_t { process.pid }
 
-    /// `serviceDirectory`: a directory of D-Bus activation files this bus may use.
-    public init(serviceDirectory: String? = nil) throws {
+    /// `serviceDirectory`: a directory of D-Bus activation files this bus may use. `everyUser`: let
+    /// any user connect (a session bus lets in only its own), for a daemon run as another user.
+    public init(serviceDirectory: String? = nil, everyUser: Bool = false) throws {
         dir = TempDir("alarmd-bus")
+        if everyUser { chmod(dir.path, 0o755) }
         let config = """
             <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
              "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
@@ -25,6 +27,7 @@ public final class TestBus {
               <limit name="max_incoming_bytes">1000000000</limit>
               <limit name="max_outgoing_bytes">1000000000</limit>
               <policy context="default">
+                \(everyUser ? "<allow user=\"*\"/>" : "")
                 <allow send_destination="*" eavesdrop="true"/>
                 <allow eavesdrop="true"/>
                 <allow own="*"/>
