@@ -33,12 +33,16 @@ let package = Package(
         .executableTarget(name: "alarmctl", dependencies: ["AlarmClient", "AlarmCore", "SDBus"], path: "Sources/alarmctl"),
         .executableTarget(name: "alarmd-bench", dependencies: ["AlarmCore", "SDBus", "CSystemd", "TestSupport"], path: "bench/AlarmBench"),
 
+        // Crash consistency: what the clients know must hold after a kill (CrashModel).
+        .target(name: "CrashModel", dependencies: ["AlarmCore"], path: "crash/Model"),
+
         // Test peers speaking published protocols: notification server, app, logind.
         .executableTarget(name: "alarmd-test-peer", dependencies: ["SDBus", "AlarmCore"], path: "Tests/TestPeer"),
         .target(name: "TestSupport", dependencies: ["SDBus", "AlarmCore"], path: "Tests/TestSupport"),
         .testTarget(name: "DaemonTests", dependencies: ["AlarmDaemon", "SDBus", "TestSupport"], path: "Tests/DaemonTests"),
         .testTarget(name: "AlarmCoreTests", dependencies: ["AlarmCore"], path: "Tests/AlarmCoreTests"),
         .testTarget(name: "AlarmClientTests", dependencies: ["AlarmClient", "AlarmCore"], path: "Tests/AlarmClientTests"),
+        .testTarget(name: "CrashModelTests", dependencies: ["CrashModel", "AlarmCore"], path: "Tests/CrashModelTests"),
         .testTarget(name: "IntegrationTests", dependencies: ["TestSupport", "SDBus", "AlarmCore", "AlarmClient", "CSystemd", "alarmd", "alarmctl", "alarmd-test-peer", "alarmd-bench"],
                     path: "Tests/IntegrationTests"),
     ],
