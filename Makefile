@@ -6,8 +6,9 @@ DATADIR = $(PREFIX)/share
 MANDIR = $(DATADIR)/man
 GNOME_EXT = alarmd@alarmd.org
 GNOME_EXT_DIR = $(DESTDIR)$(DATADIR)/gnome-shell/extensions/$(GNOME_EXT)
+CRASH_ROUNDS ?= 200
 
-.PHONY: deps build run test test-swift test-asan test-tsan valgrind-leaks test-unit-sandbox test-desktop test-gnome gnome-pot bench install install-gnome-extension uninstall clean
+.PHONY: deps build run test test-swift test-asan test-tsan valgrind-leaks test-unit-sandbox test-desktop test-gnome gnome-pot bench install install-gnome-extension uninstall clean crash-test
 
 deps:
 	@scripts/install-deps
@@ -133,3 +134,12 @@ uninstall:
 
 clean:
 	swift package clean
+
+# Crash consistency (docs/crash-consistency.md): alarmd killed with SIGKILL at seeded instants while
+# four clients call it, CRASH_ROUNDS times (default 200), its store checked after every restart.
+# CRASH_ARGS="--seed N" replays a run; alarmd-crash --help lists the rest. Built with the flags of
+# `test`, so that neither rebuilds what the other built.
+crash-test: deps
+	swift build --product alarmd -Xswiftc -warnings-as-errors
+	swift build --product alarmd-crash -Xswiftc -warnings-as-errors
+	"$$(swift build --show-bin-path)/alarmd-crash" --rounds $(CRASH_ROUNDS) $(CRASH_ARGS)

@@ -33,8 +33,11 @@ let package = Package(
         .executableTarget(name: "alarmctl", dependencies: ["AlarmClient", "AlarmCore", "SDBus"], path: "Sources/alarmctl"),
         .executableTarget(name: "alarmd-bench", dependencies: ["AlarmCore", "SDBus", "CSystemd", "TestSupport"], path: "bench/AlarmBench"),
 
-        // Crash consistency: what the clients know must hold after a kill (CrashModel).
+        // Crash consistency (`make crash-test`): what the clients know must hold (CrashModel), and the
+        // harness that kills alarmd at random instants and judges the store by it.
         .target(name: "CrashModel", dependencies: ["AlarmCore"], path: "crash/Model"),
+        .executableTarget(name: "alarmd-crash", dependencies: ["CrashModel", "AlarmCore", "SDBus", "CSystemd", "CSQLite", "TestSupport"],
+                          path: "crash/Harness"),
 
         // Test peers speaking published protocols: notification server, app, logind.
         .executableTarget(name: "alarmd-test-peer", dependencies: ["SDBus", "AlarmCore"], path: "Tests/TestPeer"),
@@ -43,7 +46,7 @@ let package = Package(
         .testTarget(name: "AlarmCoreTests", dependencies: ["AlarmCore"], path: "Tests/AlarmCoreTests"),
         .testTarget(name: "AlarmClientTests", dependencies: ["AlarmClient", "AlarmCore"], path: "Tests/AlarmClientTests"),
         .testTarget(name: "CrashModelTests", dependencies: ["CrashModel", "AlarmCore"], path: "Tests/CrashModelTests"),
-        .testTarget(name: "IntegrationTests", dependencies: ["TestSupport", "SDBus", "AlarmCore", "AlarmClient", "CSystemd", "alarmd", "alarmctl", "alarmd-test-peer", "alarmd-bench"],
+        .testTarget(name: "IntegrationTests", dependencies: ["TestSupport", "SDBus", "AlarmCore", "AlarmClient", "CSystemd", "alarmd", "alarmctl", "alarmd-test-peer", "alarmd-bench", "alarmd-crash"],
                     path: "Tests/IntegrationTests"),
     ],
     swiftLanguageModes: [.v6]

@@ -1,0 +1,7 @@
+import Glibc
+
+// alarmd-crash: `make crash-test`. Kills alarmd with SIGKILL at seeded random instants while
+// several clients call it, restarts it, and checks the store against what the clients were told
+// (docs/crash-consistency.md). See CrashOptions.usage.
+
+exit(CrashRun.main(Array(CommandLine.arguments.dropFirst())))
