@@ -84,6 +84,7 @@ final class CrashRun {
                 try round(r)
                 if firstBadRound == nil && !model.violations.isEmpty { firstBadRound = r }
             }
+            try cleanRestart()
             daemon.stop()
         } catch {
             model.report(.daemonFailure, "the run could not go on: \(error)")
@@ -124,21 +125,17 @@ final class CrashRun {
 
         // Calls until the kill.
         while true {
-            let now = monoUSec()
-            if now >= killAt { break }
-            if killAt - now < 1_500 {
-                // poll() counts milliseconds: the last stretch is slept to the microsecond, so that an
-                // aimed kill lands where it was aimed.
-                usleep(UInt32(killAt - now))
-                break
-            }
             for c in clients {
                 while c.inFlight < options.depth, let op = workloads[c.index].next(model, number: nextNumber, now: realUSec()) {
                     nextNumber += 1
                     try send(op, via: c)
                 }
             }
-            try pump.once(waitUSec: min(killAt - now, 5_000))
+            let now = monoUSec()
+            if now >= killAt { break }
+            // poll() counts milliseconds: the last two are spun through, answers dispatched and calls
+            // sent all the while, so that an aimed kill lands where it was aimed and finds calls in flight.
+            try pump.once(waitUSec: killAt - now < 2_000 ? 0 : min(killAt - now - 2_000, 5_000))
             if watcher.owner.isEmpty {
                 let status = daemon.waitForExit()
                 if crashesItself && status.map({ $0 & 0x7f == SIGABRT }) == true {
@@ -277,6 +274,18 @@ final class CrashRun {
                 crashesItself = false
             }
         }
+    }
+
+    /// At the end, the way a session ends it: SIGTERM, which it must exit 0 on, and a start that
+    /// finds the same store.
+    private func cleanRestart() throws {
+        let before = model.violations.count
+        let status = daemon.stop()
+        if status != 0 { model.report(.daemonFailure, "alarmd ended with wait status \(status.map(String.init) ?? "none") on SIGTERM") }
+        guard try pump.until(seconds: 30, { watcher.owner.isEmpty }) else { throw Failure(description: "the bus still names the stopped alarmd") }
+        _ = try startAndVerify(crashingItself: false)
+        say("after SIGTERM and a clean start: \(model.violations.count == before ? "ok" : "VIOLATION(S)")")
+        for v in model.violations.dropFirst(before) { say("  \(v)") }
     }
 
     private func killDuringStartup(after delay: UInt64) throws {

@@ -83,11 +83,14 @@ final class DaemonUnderTest {
         return status
     }
 
-    func stop() {
-        guard let p = process else { return }
+    /// SIGTERM, as the session ends it (SIGKILL after 5 s); its wait status.
+    @discardableResult
+    func stop() -> Int32? {
+        guard let p = process else { return nil }
         p.stop()
         ChildRegistry.remove(p.pid)
         process = nil
+        return p.exitStatus
     }
 
     /// Lines alarmd logged at error priority (`<3>`) since the last look.
