@@ -52,6 +52,8 @@ final class Committer: ChangeSink {
         let what: String
     }
     private var pending: [Pending] = []
+    /// Reads waiting for every change already applied to be durable (or undone).
+    private var readers: [() -> Void] = []
     private var flushing = false
     private let flushSource: DeferSource
     private let retry: TimerSource
@@ -84,6 +86,16 @@ final class Committer: ChangeSink {
     func submit(_ m: Mutation, _ what: String, then: ((AlarmError?) -> Void)?) {
         enqueue(m, what, reply: then, announceNow: false)
     }
+
+    /// Runs `read` once every change applied so far is written, or undone because it could not be:
+    /// at once when none is waiting. What a read tells a caller then survives a crash, and never
+    /// shows a change whose call is about to be refused. What time caused is announced before it is
+    /// written and recomputed after a crash: it does not hold reads back.
+    func whenDurable(_ read: @escaping () -> Void) {
+        if allDurable { read() } else { readers.append(read) }
+    }
+
+    private var allDurable: Bool { !pending.contains { !$0.announced } }
 
     /// What time alone caused: announced at once, written in this loop pass.
     func fire(_ m: Mutation) {
@@ -120,14 +132,21 @@ final class Committer: ChangeSink {
             do {
                 try store.commit(batch.map(\.change.mutation))
             } catch {
+                // What must be written again waits for the retry timer: trying again at once would
+                // hold the loop for as long as the store refuses (a full disk: for good).
                 fail(batch, error)
-                continue
+                break
             }
             for p in batch {
                 p.reply?(nil)
                 if !p.announced { announce(p.change) }
             }
             // Announcing may have submitted more (a sound error): the loop writes those too.
+        }
+        if allDurable {
+            let waiting = readers
+            readers = []
+            for read in waiting { read() }
         }
         idle.arm(at: Clocks.monotonic + usecPerSecond)
     }

@@ -174,35 +174,60 @@ final class ManagerObject: BusObject {
             }
             return commit(try plan(app, string(0)), call, app: app)
         case "GetAlarms":
-            let now = engine.clock.now()
-            let visible = engine.alarms(visibleTo: app)
-            let reply = Value.array(element: "a{sv}", visible.map { .vardict($0.properties(now: now)) })
-            let size = Value.marshalledSize([reply])
-            if size > maxReplyBytes {
-                throw .tooLarge("\(visible.count) alarms (\(size) bytes) do not fit in one D-Bus message (at most \(maxReplyBytes) bytes); page through them with GetAlarmsPage(after_id, max_count)")
-            }
-            return .reply([reply])
+            return answerWhenDurable(call, app: app) { () throws(AlarmError) in try self.alarmList(app: app) }
         case "GetAlarmsPage":
             let asked = Int(a[1].integerValue ?? 0)
             let limit = asked == 0 ? ManagerObject.defaultPage : min(asked, ManagerObject.maxPage)
             let after = string(0).isEmpty ? "" : try AlarmID.normalize(string(0), key: "after_id")
-            let now = engine.clock.now()
-            // One more than the page holds tells whether another page follows, in the same scan.
-            let candidates = engine.alarms(visibleTo: app, after: after, limit: limit + 1)
-            var items: [Value] = [], size = 64, last = after
-            for alarm in candidates.prefix(limit) {
-                let item = Value.vardict(alarm.properties(now: now))
-                size = item.marshalledEnd(from: size)
-                // Always at least one, so a page always makes progress.
-                if size > maxReplyBytes, !items.isEmpty { break }
-                items.append(item)
-                last = alarm.id
-            }
-            let more = candidates.count > items.count
-            return .reply([.array(element: "a{sv}", items), .string(more ? last : "")])
+            return answerWhenDurable(call, app: app) { self.alarmPage(app: app, after: after, limit: limit) }
         default:
             throw .invalidArgument(key: "member", reason: "unknown method \(call.member)")
         }
+    }
+
+    /// Lists are answered from what is written: a change of this loop pass is not listed before it
+    /// is durable, nor ever if its write fails and it is undone.
+    private func answerWhenDurable(_ call: MethodCall, app: String, _ body: @escaping () throws(AlarmError) -> [Value]) -> MethodResult {
+        committer.whenDurable {
+            let values: [Value]
+            do throws(AlarmError) {
+                values = try body()
+            } catch {
+                Log.info("\(call.member) from \(call.sender) (app '\(app)') refused: \(error.name): \(error.message)")
+                try? call.message.replyError(BusError(error.name, error.message))
+                return
+            }
+            try? call.message.reply(values)
+        }
+        return .later
+    }
+
+    private func alarmList(app: String) throws(AlarmError) -> [Value] {
+        let now = engine.clock.now()
+        let visible = engine.alarms(visibleTo: app)
+        let reply = Value.array(element: "a{sv}", visible.map { .vardict($0.properties(now: now)) })
+        let size = Value.marshalledSize([reply])
+        if size > maxReplyBytes {
+            throw .tooLarge("\(visible.count) alarms (\(size) bytes) do not fit in one D-Bus message (at most \(maxReplyBytes) bytes); page through them with GetAlarmsPage(after_id, max_count)")
+        }
+        return [reply]
+    }
+
+    private func alarmPage(app: String, after: String, limit: Int) -> [Value] {
+        let now = engine.clock.now()
+        // One more than the page holds tells whether another page follows, in the same scan.
+        let candidates = engine.alarms(visibleTo: app, after: after, limit: limit + 1)
+        var items: [Value] = [], size = 64, last = after
+        for alarm in candidates.prefix(limit) {
+            let item = Value.vardict(alarm.properties(now: now))
+            size = item.marshalledEnd(from: size)
+            // Always at least one, so a page always makes progress.
+            if size > maxReplyBytes, !items.isEmpty { break }
+            items.append(item)
+            last = alarm.id
+        }
+        let more = candidates.count > items.count
+        return [.array(element: "a{sv}", items), .string(more ? last : "")]
     }
 
     /// A sandboxed app may not name files outside its sandbox: `SoundError` would tell it whether

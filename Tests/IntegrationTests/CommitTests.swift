@@ -56,6 +56,64 @@ import Testing
                 == Set([kept, fine].compactMap(AlarmID.id(fromPath:))))
     }
 
+    /// A list is answered from what is written: a `GetAlarms` that arrives with a `Schedule` whose
+    /// write then fails does not show the alarm that never was (nor would a crash have kept it).
+    @Test func aReadAnsweredWithAFailingWriteShowsOnlyWhatIsDurable() throws {
+        let h = try Harness()
+        let kept = try h.client.schedule([("title", .string("Kept")), ("duration", .string("1h"))])
+        let lock = try lockStore(h)
+        let caller = try Client(address: h.bus.address)
+        // Pipelined behind Schedules: while alarmd waits for the lock, they pile up, and it reads the
+        // lists in the same pass as Schedules it has applied but not written.
+        let schedules = try (0..<20).map { i in
+            try caller.callAsync("Schedule", [.string(""), .vardict([("title", .string("Never \(i)")), ("duration", .uint32(600))])],
+                                 timeoutSeconds: 60)
+        }
+        let list = try caller.callAsync("GetAlarms", timeoutSeconds: 60)
+        let page = try caller.callAsync("GetAlarmsPage", [.string(""), .uint32(0)], timeoutSeconds: 60)
+        #expect(caller.waitFor(timeout: 40) { _ in schedules.allSatisfy(\.done) && list.done && page.done })
+        #expect(schedules.allSatisfy { $0.error?.name == Contract.ErrorName.ioError }, "\(schedules.compactMap(\.error).first.map(\.description) ?? "")")
+        for read in [list, page] {
+            guard case .array(_, let items)? = read.values?.first else {
+                Issue.record("no list: \(String(describing: read.error))")
+                continue
+            }
+            let ids = items.compactMap { Dictionary(($0.vardictEntries ?? []), uniquingKeysWith: { a, _ in a })["Id"]?.unwrapped.stringValue }
+            #expect(ids == [AlarmID.id(fromPath: kept)], "a read showed the alarm of a refused Schedule: \(ids)")
+        }
+        lock.closeOutput()
+        lock.write("\n")
+        lock.process.signal(SIGTERM)
+        _ = lock.process.wait(timeout: 5)
+    }
+
+    /// A ring that cannot be written (the store locked, a full disk) is retried a second later, not
+    /// at once over and over: alarmd goes on answering meanwhile, and writes it once it can.
+    @Test func aRingThatCannotBeWrittenDoesNotStopAlarmdAnswering() throws {
+        let h = try Harness()
+        let path = try h.client.schedule([("title", .string("Egg")), ("duration", .uint32(2))])
+        let lock = try lockStore(h)
+        #expect(h.client.waitFor(timeout: 10) { $0.contains { $0.path == path && $0.changed["State"] == .string("alerting") } })
+        #expect(h.daemon.logs("retrying in 1 s", timeout: 10), "\(h.daemon.log)")
+        let caller = try Client(address: h.bus.address)
+        let answer = try caller.callAsync("GetAuthorizationState", timeoutSeconds: 60)
+        // One attempt holds the loop for SQLite's busy timeout (5 s); then it serves calls again.
+        #expect(caller.waitFor(timeout: 12) { _ in answer.done }, "alarmd answered nothing while its store was locked")
+        #expect(answer.values == [.string("authorized")])
+        lock.closeOutput()
+        lock.write("\n")
+        lock.process.signal(SIGTERM)
+        _ = lock.process.wait(timeout: 5)
+        // The next change is written with it, or after it: once that is answered, the ring is durable,
+        // and a kill -9 leaves nothing to announce again.
+        _ = try h.client.schedule([("title", .string("After")), ("duration", .string("1h"))])
+        try h.restart(kill9: true)
+        _ = try h.client.alarms()
+        h.client.pump(0.1)
+        #expect(try h.client.property(path, alarmInterface, "State") == .string("alerting"))
+        #expect(!h.client.signals.contains { $0.path == path && $0.changed["State"] == .string("alerting") }, "it was not written")
+    }
+
     @Test func pipelinedCallsAreEachDurableBeforeTheirAnswer() throws {
         let h = try Harness()
         let caller = try Client(address: h.bus.address)
