@@ -142,7 +142,7 @@ import Testing
         model.answered(stop, at: fire + 2_000, error: nil)
         model.verify(owner: 0, observed: [:], read: fire + 10_000...fire + 11_000, lateSlack: usecPerSecond)
         #expect(model.violations.isEmpty, "\(model.violations)")
-        #expect(model.ledger.rings == 1 && model.tally.stops == 1)
+        #expect(model.ledger.rings == 1 && model.tally.ringsFine == 1 && model.tally.stops == 1)
     }
 
     @Test func aSecondAnnouncementByOneRunIsADoubleRing() {
@@ -150,6 +150,7 @@ import Testing
         model.rang(id, fire: fire, run: 1, at: fire + 300)
         model.rang(id, fire: fire, run: 1, at: fire + 900)
         #expect(kinds(model) == [.doubleRing])
+        #expect(model.tally.ringsFine == 1, "the first of the two")
     }
 
     @Test func theSameOccurrenceAnnouncedAgainAfterAKillIsTheSameRing() {

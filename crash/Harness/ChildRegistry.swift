@@ -1,7 +1,8 @@
 import Glibc
 
-/// The processes the run starts (its dbus-daemon, alarmd), so that Ctrl-C, SIGTERM or SIGHUP end
-/// them with it instead of leaving them behind.
+/// The processes the run starts (its dbus-daemon, alarmd), so that Ctrl-C, SIGTERM, SIGHUP or a
+/// reader that went away (SIGPIPE: `alarmd-crash | head`) end them with it instead of leaving them
+/// behind.
 enum ChildRegistry {
     static let capacity = 8
     nonisolated(unsafe) static let pids: UnsafeMutablePointer<pid_t> = {
@@ -23,7 +24,7 @@ enum ChildRegistry {
 
     static func installHandlers() {
         _ = pids
-        for sig in [SIGINT, SIGTERM, SIGHUP] {
+        for sig in [SIGINT, SIGTERM, SIGHUP, SIGPIPE] {
             signal(sig) { sig in
                 for i in 0..<ChildRegistry.capacity where ChildRegistry.pids[i] > 0 { kill(ChildRegistry.pids[i], SIGKILL) }
                 _exit(128 + sig)

@@ -30,7 +30,7 @@ final class CrashRun {
     private var nextNumber: Int64 = 1
 
     /// Figures beside the model's.
-    private var kills = 0, startupKills = 0, aimedKills = 0, selfCrashes = 0, integrityChecks = 0
+    private var kills = 0, startupKills = 0, aimedKills = 0, selfCrashes = 0, integrityChecks = 0, integrityOK = 0
     private var restartSeconds: [Double] = []
     /// The first round a violation was found in, for the replay hint.
     private var firstBadRound: Int?
@@ -333,6 +333,7 @@ final class CrashRun {
         watcher.caughtUp(with: store.values.reduce(into: [:]) { all, mine in all.merge(mine) { a, _ in a } })
         let integrity = StoreFile.integrity(daemon.storePath)
         integrityChecks += 1
+        if integrity == "ok" { integrityOK += 1 }
         if integrity != "ok" { model.report(.corruptStore, "PRAGMA integrity_check: \(integrity)") }
         for line in daemon.newErrors() { model.report(.daemonFailure, "alarmd logged: \(line)") }
     }
@@ -366,10 +367,12 @@ final class CrashRun {
         row("in flight at a kill", "\(t.inFlightAtKill): \(t.appliedAtKill) wholly applied, \(t.notAppliedAtKill) not at all")
         row("rings announced", "\(model.ledger.rings) (\(model.ledger.reannounced) re-announced after a kill; \(t.ringingAtRestart) found ringing by a read after a restart)")
         row("stops / snoozes acknowledged", "\(t.stops) / \(t.snoozes)")
-        row("alarms checked against the store", "\(t.alarmsVerified)")
+        row("alarm states found as expected", "\(t.alarmsVerified)")
         row("integrity checks", "\(integrityChecks)")
         row("restart (spawn to name owned)", String(format: "median %.2f s, max %.2f s", median, restarts.last ?? 0))
         row("wall time", String(format: "%.0f s", seconds))
+        let passed = t.acknowledged + t.refusedAsExpected + t.alarmsVerified + t.ringsFine + integrityOK
+        row("checks passed", "\(passed): \(t.acknowledged + t.refusedAsExpected) answers, \(t.alarmsVerified) alarm states, \(t.ringsFine) rings, \(integrityOK) integrity checks")
         row("violations", "\(model.violations.count)")
         if !model.violations.isEmpty {
             for kind in Violation.Kind.allCases {

@@ -124,10 +124,10 @@ final class Watcher {
         }
         let announced = heldRings
         held = []
-        // An alarm read as ringing that this run has not announced yet either was ringing before it
-        // started (then no announcement comes), or rang at its start: reads see a change of the
-        // loop pass they run in, and alarmd announces what it found due at its start only once it
-        // is written. "alerting?" lets that announcement count as the ring it is.
+        // An alarm read as ringing that this run has not been seen announcing either was ringing
+        // before it started (then no announcement comes), or rang at its start and the
+        // announcement, sent before the answer to the read but on this other connection, is still
+        // on its way. "alerting?" lets that announcement count as the ring it is.
         mirror = store.mapValues { o in
             let state = Observed.string(o["State"])
             return (state == "alerting" && !announced.contains(Observed.string(o["Id"])) ? "alerting?" : state, Observed.uint(o["FireTimeUSec"]))

@@ -24,6 +24,8 @@ public final class CrashModel {
         public var alarmsVerified = 0
         /// Occurrences found ringing by a read after a restart rather than announced.
         public var ringingAtRestart = 0
+        /// Announced rings that broke no rule.
+        public var ringsFine = 0
     }
 
     /// The round violations are reported in.
@@ -139,6 +141,7 @@ public final class CrashModel {
     /// Run `run` of alarmd announced `id` ringing for the occurrence due at `fire`, received at `at`.
     public func rang(_ id: String, fire: USec, run: Int, at: USec) {
         let o = Occurrence(id: id, fire: fire)
+        let before = violations.count
         if let t = tracked[id] {
             if t.cls != .short {
                 report(.unexpectedRing, "\(o): a \(t.cls.rawValue) alarm rang")
@@ -152,6 +155,7 @@ public final class CrashModel {
             report(.unexpectedRing, "\(o): an alarm no client has")
         }
         for (kind, detail) in ledger.rang(o, run: run, at: at) { report(kind, detail) }
+        if violations.count == before { tally.ringsFine += 1 }
     }
 
     /// alarmd announced that the occurrence stopped ringing (removed, or snoozed): it did so only
