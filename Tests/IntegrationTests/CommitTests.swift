@@ -108,9 +108,11 @@ import Testing
         // and a kill -9 leaves nothing to announce again.
         _ = try h.client.schedule([("title", .string("After")), ("duration", .string("1h"))])
         try h.restart(kill9: true)
-        _ = try h.client.alarms()
-        h.client.pump(0.1)
         #expect(try h.client.property(path, alarmInterface, "State") == .string("alerting"))
+        // Stopping it shows the subscriber hears this run; the barrier, that nothing else came before.
+        try h.client.call("Stop", [.string(AlarmID.id(fromPath: path)!)])
+        try h.client.barrier()
+        #expect(h.client.signals.contains { $0.member == "AlarmRemoved" && $0.args.last == .string("stopped") })
         #expect(!h.client.signals.contains { $0.path == path && $0.changed["State"] == .string("alerting") }, "it was not written")
     }
 
