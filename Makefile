@@ -8,7 +8,7 @@ GNOME_EXT = alarmd@alarmd.org
 GNOME_EXT_DIR = $(DESTDIR)$(DATADIR)/gnome-shell/extensions/$(GNOME_EXT)
 CRASH_ROUNDS ?= 200
 
-.PHONY: deps build run test test-swift test-asan test-tsan valgrind-leaks test-unit-sandbox test-desktop test-gnome gnome-pot bench install install-gnome-extension uninstall clean crash-test
+.PHONY: deps build run test test-swift test-asan test-tsan valgrind-leaks test-unit-sandbox test-desktop test-gnome gnome-pot bench install install-gnome-extension uninstall clean crash-test fuzz-core
 
 deps:
 	@scripts/install-deps
@@ -143,3 +143,19 @@ crash-test: deps
 	swift build --product alarmd -Xswiftc -warnings-as-errors
 	swift build --product alarmd-crash -Xswiftc -warnings-as-errors
 	"$$(swift build --show-bin-path)/alarmd-crash" --rounds $(CRASH_ROUNDS) $(CRASH_ARGS)
+
+# The engine under libFuzzer with AddressSanitizer (docs/fuzzing.md) for FUZZ_SECONDS (60), starting
+# from the committed corpus (fuzz/corpus); new inputs go to .build-fuzz/corpus, a failing one to
+# .build-fuzz/crash-* (replay it with `alarmd-fuzz-core FILE` from a normal build). Built into a scratch
+# path of its own and linked with lld through a generated toolset: ld.gold fails on libFuzzer's archive.
+FUZZ_SECONDS ?= 60
+fuzz-core: deps
+	mkdir -p .build-fuzz/corpus
+	printf '{"schemaVersion": "1.0", "linker": {"path": "%s"}}\n' \
+		"$$(dirname "$$(readlink -f "$$(command -v swiftc)")")/ld.lld" > .build-fuzz/toolset.json
+	cat sanitizers/lsan.supp fuzz/lsan.supp > .build-fuzz/lsan.supp
+	swift build -c release --product alarmd-fuzz-core --scratch-path .build-fuzz --toolset .build-fuzz/toolset.json \
+		-Xswiftc -sanitize=fuzzer,address -Xswiftc -DLIBFUZZER
+	cd .build-fuzz && LSAN_OPTIONS=suppressions=lsan.supp SWIFT_BACKTRACE=enable=no SWIFT_DETERMINISTIC_HASHING=1 \
+		./release/alarmd-fuzz-core -max_total_time=$(FUZZ_SECONDS) -max_len=4096 -timeout=10 -print_final_stats=1 \
+		corpus ../fuzz/corpus

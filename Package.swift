@@ -39,11 +39,18 @@ let package = Package(
         .executableTarget(name: "alarmd-crash", dependencies: ["CrashModel", "AlarmCore", "SDBus", "CSystemd", "CSQLite", "TestSupport"],
                           path: "crash/Harness"),
 
+        // Fuzzing (docs/fuzzing.md): hostile input generators and the engine harness, the engine under
+        // libFuzzer (`make fuzz-core`; a replay of inputs otherwise; libFuzzer's entry point is only
+        // declared here), and a client that floods a running alarmd with hostile calls.
+        .target(name: "AlarmFuzzing", dependencies: ["AlarmCore"], path: "fuzz/AlarmFuzzing"),
+        .systemLibrary(name: "CLibFuzzer", path: "fuzz/CLibFuzzer"),
+        .executableTarget(name: "alarmd-fuzz-core", dependencies: ["AlarmFuzzing", "CLibFuzzer"], path: "fuzz/alarmd-fuzz-core"),
+
         // Test peers speaking published protocols: notification server, app, logind.
         .executableTarget(name: "alarmd-test-peer", dependencies: ["SDBus", "AlarmCore"], path: "Tests/TestPeer"),
         .target(name: "TestSupport", dependencies: ["SDBus", "AlarmCore"], path: "Tests/TestSupport"),
         .testTarget(name: "DaemonTests", dependencies: ["AlarmDaemon", "SDBus", "TestSupport"], path: "Tests/DaemonTests"),
-        .testTarget(name: "AlarmCoreTests", dependencies: ["AlarmCore"], path: "Tests/AlarmCoreTests"),
+        .testTarget(name: "AlarmCoreTests", dependencies: ["AlarmCore", "AlarmFuzzing", "TestSupport"], path: "Tests/AlarmCoreTests"),
         .testTarget(name: "AlarmClientTests", dependencies: ["AlarmClient", "AlarmCore"], path: "Tests/AlarmClientTests"),
         .testTarget(name: "CrashModelTests", dependencies: ["CrashModel", "AlarmCore"], path: "Tests/CrashModelTests"),
         .testTarget(name: "IntegrationTests", dependencies: ["TestSupport", "SDBus", "AlarmCore", "AlarmClient", "CSystemd", "alarmd", "alarmctl", "alarmd-test-peer", "alarmd-bench", "alarmd-crash"],

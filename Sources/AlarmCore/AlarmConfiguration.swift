@@ -490,6 +490,14 @@ private struct Parser {
         if size > AlarmConfiguration.maxMetadataBytes {
             throw .bad("metadata", "must be at most 4 KiB serialized, got \(size) bytes")
         }
+        // The stored form keeps what D-Bus can carry: accepting deeper nesting (4 KiB holds 200
+        // levels) would lose the alarm at the next start.
+        var w = ByteWriter()
+        ValueCoding.write(v, to: &w)
+        var r = ByteReader(w.bytes)
+        if (try? ValueCoding.skip(&r)) == nil {
+            throw .bad("metadata", "must not be nested more than \(ValueCoding.maxDepth) containers deep")
+        }
         return v
     }
 }

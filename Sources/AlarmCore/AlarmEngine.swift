@@ -6,6 +6,9 @@ import Foundation
 /// it current. The shell persists a mutation between the two, so a failed write changes nothing.
 public final class AlarmEngine {
     public let clock: any Clock
+    /// Where the ids of alarms scheduled without one come from: random UUIDs, or a sequence a test
+    /// or a fuzzer can replay.
+    public let makeID: () -> AlarmKey
     public var timeZone: TimeZone
     public var policy: AuthorizationPolicy
     public var limits: Limits
@@ -15,20 +18,23 @@ public final class AlarmEngine {
     public var missedGrace: UInt64 = 60
 
     public private(set) var authorizations: [String: AuthorizationState] = [:]
+    // Internal rather than private so that `invariantViolations` (and a test that breaks them on
+    // purpose) can reach them; nothing else outside this file changes them.
     /// Every alarm, densely: a removal moves the last one into the hole.
-    private var slots: [Alarm] = []
+    var slots: [Alarm] = []
     /// Where each alarm is in `slots`.
-    private var index = SlotIndex()
+    var index = SlotIndex()
     /// When each slot's alarm next needs the machine's attention (pre-alert start, warning, alert, timeout).
-    private var deadlines = SlotHeap()
+    var deadlines = SlotHeap()
     /// Pending alerts only, for `NextFireTimeUSec`.
-    private var pendingAlerts = SlotHeap()
+    var pendingAlerts = SlotHeap()
     /// Alarms per app; its keys are also the app ids every alarm of the app shares (interned).
-    private var perApp: [String: Int] = [:]
+    var perApp: [String: Int] = [:]
 
     public init(clock: any Clock, timeZone: TimeZone = .current, policy: AuthorizationPolicy = .init(),
-                limits: Limits = .init(), ringTimeout: UInt64 = 600) {
+                limits: Limits = .init(), ringTimeout: UInt64 = 600, makeID: @escaping () -> AlarmKey = AlarmKey.random) {
         self.clock = clock
+        self.makeID = makeID
         self.timeZone = timeZone
         self.policy = policy
         self.limits = limits
@@ -115,7 +121,7 @@ public final class AlarmEngine {
             index.insert(slot: i, in: slots)
         }
         deadlines = SlotHeap(priorities: slots.map { deadline(of: $0) })
-        pendingAlerts = SlotHeap(priorities: slots.map { $0.state == .scheduled || $0.state == .countdown ? $0.fireTime : nil })
+        pendingAlerts = SlotHeap(priorities: slots.map { pendingAlert(of: $0) })
     }
 
     /// The app id every alarm of `app` shares.
@@ -127,7 +133,7 @@ public final class AlarmEngine {
     // MARK: plans
 
     public func planSchedule(app: String, id requested: String, configuration: [String: Value]) throws(AlarmError) -> Mutation {
-        let id = requested.isEmpty ? AlarmKey.random() : try AlarmID.key(requested)
+        let id = requested.isEmpty ? makeID() : try AlarmID.key(requested)
         let now = clock.now()
         let config = try AlarmConfiguration.parse(configuration, now: now)
         switch authorization(for: app) {
@@ -323,7 +329,7 @@ public final class AlarmEngine {
                 perApp[a.appId, default: 0] += 1
             }
             deadlines.set(slot, deadline(of: a))
-            pendingAlerts.set(slot, a.state == .scheduled || a.state == .countdown ? a.fireTime : nil)
+            pendingAlerts.set(slot, pendingAlert(of: a))
         }
     }
 
@@ -412,6 +418,11 @@ public final class AlarmEngine {
         case .alerting:
             return ringTimeout > 0 ? a.alertingSince.plusSaturating(ringTimeout * usecPerSecond) : nil
         }
+    }
+
+    /// The alert `a` is waiting for, for `NextFireTimeUSec`; nil when it waits for none.
+    func pendingAlert(of a: Alarm) -> USec? {
+        a.state == .scheduled || a.state == .countdown ? a.fireTime : nil
     }
 
     /// What stepping noticed besides the outcome itself.

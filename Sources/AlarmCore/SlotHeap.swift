@@ -97,6 +97,23 @@ public struct SlotHeap {
         return out
     }
 
+    /// What is wrong with the heap's own bookkeeping, for a table of `count` slots: entries that are
+    /// out of order, positions that do not point back, entries for slots that do not exist.
+    public func violations(slots count: Int) -> [String] {
+        var out: [String] = []
+        for (i, item) in items.enumerated() {
+            if i > 0, items[(i - 1) / 2].priority > item.priority { out.append("heap order broken at \(i)") }
+            if Int(item.slot) >= count { out.append("an entry for slot \(item.slot) of \(count)") }
+            if Int(item.slot) >= position.count || position[Int(item.slot)] != Int32(i) {
+                out.append("slot \(item.slot)'s position does not point to its entry \(i)")
+            }
+        }
+        for (slot, p) in position.enumerated() where p >= 0 {
+            if Int(p) >= items.count || items[Int(p)].slot != Int32(slot) { out.append("slot \(slot) points to a foreign entry \(p)") }
+        }
+        return out
+    }
+
     private mutating func siftUp(_ start: Int) {
         var i = start
         while i > 0 {

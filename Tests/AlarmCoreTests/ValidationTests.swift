@@ -167,4 +167,21 @@ import Testing
         #expect(err?.invalidKey == key, "\(key): \(err?.message ?? "accepted")")
         #expect(e.count == 0)
     }
+
+    /// Found by the core fuzzer: metadata small enough but nested deeper than the stored form keeps
+    /// was accepted, and the alarm would have been lost at the next start. As deep as D-Bus carries
+    /// (64 containers in all, 3 of them the configuration's own) is kept; deeper is refused.
+    @Test func metadataNestedDeeperThanTheStoreKeepsIsRefused() throws {
+        func nested(_ levels: Int) -> Value {
+            (0..<levels).reduce(Value.string("bottom")) { v, _ in .variant(v) }
+        }
+        let (e, _) = makeEngine()
+        let kept = try e.schedule(["duration": .uint32(60), "metadata": .vardict([("deep", nested(61))])])
+        #expect(Alarm(record: kept.record) == kept, "what D-Bus can carry survives the store")
+        for levels in [64, 100, 200] {
+            let err = expectError { () throws(AlarmError) in _ = try e.schedule(["duration": .uint32(60), "metadata": .vardict([("deep", nested(levels))])]) }
+            #expect(err?.invalidKey == "metadata", "\(levels) levels: \(err?.message ?? "accepted")")
+        }
+        #expect(e.count == 1)
+    }
 }

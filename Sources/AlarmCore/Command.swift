@@ -1,0 +1,72 @@
+import Foundation
+
+/// Everything that can ask the engine for a change, as one value: a method call of the contract, or
+/// what the machine reports (time passing, a clock step, a zone change, a sound that cannot play).
+/// A driver that only holds commands (a fuzzer, a replay, a test) reaches every plan the daemon does.
+public enum Command: Sendable, Equatable {
+    case schedule(id: String, configuration: [String: Value])
+    case update(id: String, changes: [String: Value], clear: [String])
+    case cancel(id: String)
+    case stop(id: String)
+    case pause(id: String)
+    case resume(id: String)
+    case countdown(id: String)
+    case setAuthorization(app: String, state: AuthorizationState)
+    case soundError(id: String, message: String?)
+    /// The deadline timer went off: whatever is due now.
+    case due
+    /// The wall clock was stepped by this many µs (the clock already shows it).
+    case clockStep(delta: Int64)
+    case timeZoneChange(TimeZone)
+
+    /// The contract's method name, nil for what the machine reports rather than a caller asks.
+    public var method: String? {
+        switch self {
+        case .schedule: return "Schedule"
+        case .update: return "Update"
+        case .cancel: return "Cancel"
+        case .stop: return "Stop"
+        case .pause: return "Pause"
+        case .resume: return "Resume"
+        case .countdown: return "Countdown"
+        case .setAuthorization: return "SetAuthorization"
+        case .soundError, .due, .clockStep, .timeZoneChange: return nil
+        }
+    }
+}
+
+extension AlarmEngine {
+    /// The change `command` asks for on behalf of `caller` (an app id; "" for the user's own tools),
+    /// computed by the `plan…` method that serves it; nothing changes until `apply`.
+    public func plan(_ command: Command, caller: String) throws(AlarmError) -> Mutation {
+        switch command {
+        case .schedule(let id, let configuration):
+            return try planSchedule(app: caller, id: id, configuration: configuration)
+        case .update(let id, let changes, let clear):
+            return try planUpdate(app: caller, id: id, changes: changes, clear: clear)
+        case .cancel(let id):
+            return try planCancel(app: caller, id: id)
+        case .stop(let id):
+            return try planStop(app: caller, id: id)
+        case .pause(let id):
+            return try planPause(app: caller, id: id)
+        case .resume(let id):
+            return try planResume(app: caller, id: id)
+        case .countdown(let id):
+            return try planCountdown(app: caller, id: id)
+        case .setAuthorization(let app, let state):
+            guard caller.isEmpty else { throw .notAuthorized("SetAuthorization is reserved to the user's own tools") }
+            let target = try AppID.validate(app)
+            // Setting what is already set changes nothing (and announces nothing).
+            return authorizations[target] == state ? Mutation() : planSetAuthorization(app: target, state: state)
+        case .soundError(let id, let message):
+            return planSoundError(id: id, message)
+        case .due:
+            return planDue()
+        case .clockStep(let delta):
+            return planClockStep(delta: delta)
+        case .timeZoneChange(let zone):
+            return planTimeZoneChange(to: zone)
+        }
+    }
+}
