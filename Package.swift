@@ -45,6 +45,8 @@ let package = Package(
         .target(name: "AlarmFuzzing", dependencies: ["AlarmCore"], path: "fuzz/AlarmFuzzing"),
         .systemLibrary(name: "CLibFuzzer", path: "fuzz/CLibFuzzer"),
         .executableTarget(name: "alarmd-fuzz-core", dependencies: ["AlarmFuzzing", "CLibFuzzer"], path: "fuzz/alarmd-fuzz-core"),
+        .executableTarget(name: "alarmd-fuzz-bus", dependencies: ["AlarmFuzzing", "AlarmCore", "SDBus", "CSystemd", "CSQLite", "TestSupport"],
+                          path: "fuzz/alarmd-fuzz-bus"),
 
         // Test peers speaking published protocols: notification server, app, logind.
         .executableTarget(name: "alarmd-test-peer", dependencies: ["SDBus", "AlarmCore"], path: "Tests/TestPeer"),
@@ -53,7 +55,7 @@ let package = Package(
         .testTarget(name: "AlarmCoreTests", dependencies: ["AlarmCore", "AlarmFuzzing", "TestSupport"], path: "Tests/AlarmCoreTests"),
         .testTarget(name: "AlarmClientTests", dependencies: ["AlarmClient", "AlarmCore"], path: "Tests/AlarmClientTests"),
         .testTarget(name: "CrashModelTests", dependencies: ["CrashModel", "AlarmCore"], path: "Tests/CrashModelTests"),
-        .testTarget(name: "IntegrationTests", dependencies: ["TestSupport", "SDBus", "AlarmCore", "AlarmClient", "CSystemd", "alarmd", "alarmctl", "alarmd-test-peer", "alarmd-bench", "alarmd-crash"],
+        .testTarget(name: "IntegrationTests", dependencies: ["TestSupport", "SDBus", "AlarmCore", "AlarmClient", "CSystemd", "alarmd", "alarmctl", "alarmd-test-peer", "alarmd-bench", "alarmd-crash", "alarmd-fuzz-bus"],
                     path: "Tests/IntegrationTests"),
     ],
     swiftLanguageModes: [.v6]

@@ -156,7 +156,7 @@ public final class AlarmEngine {
         var alarm = try self.alarm(id, visibleTo: app)
         let now = clock.now()
         for key in clear {
-            if !AlarmConfiguration.knownKeys.contains(key) { throw .invalidArgument(key: key, reason: "unknown configuration key in clear") }
+            if !AlarmConfiguration.isKnownKey(key) { throw .invalidArgument(key: key, reason: "unknown configuration key in clear") }
             if changes[key] != nil { throw .invalidArgument(key: key, reason: "is both changed and cleared") }
         }
         var raw = alarm.config.raw

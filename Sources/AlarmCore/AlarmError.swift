@@ -25,14 +25,31 @@ public enum AlarmError: Error, Equatable, Sendable {
         }
     }
 
+    /// At most `maxMessageBytes`: messages quote what the caller sent (a key, a day name), and a
+    /// key of 60 MB went back as the reply and into the log.
     public var message: String {
         switch self {
         case .notAuthorized(let m), .notFound(let m), .invalidState(let m), .alreadyExists(let m),
              .limitReached(let m), .ioError(let m), .tooLarge(let m):
-            return m
+            return Self.bounded(m)
         case .invalidArgument(let key, let reason):
-            return "\(key): \(reason)"
+            return Self.bounded(Self.bounded(key, 256) + ": " + reason)
         }
+    }
+
+    public static let maxMessageBytes = 1024
+
+    /// `s` cut after at most `limit` bytes of whole scalars, marked with "…" when cut.
+    static func bounded(_ s: String, _ limit: Int = maxMessageBytes) -> String {
+        guard s.utf8.count > limit else { return s }
+        var out = String.UnicodeScalarView()
+        var bytes = 0
+        for u in s.unicodeScalars {
+            bytes += u.utf8.count
+            if bytes > limit { break }
+            out.append(u)
+        }
+        return String(out) + "…"
     }
 
     static func bad(_ key: String, _ reason: String) -> AlarmError { .invalidArgument(key: key, reason: reason) }

@@ -1,8 +1,9 @@
 /// App ids are reverse-DNS names as used by Flatpak and desktop files (`org.gnome.Clocks`).
 public enum AppID {
     public static func validate(_ s: String, key: String = "app_id") throws(AlarmError) -> String {
-        let parts = s.split(separator: ".", omittingEmptySubsequences: false)
-        let ok = s.utf8.count <= 255 && parts.count >= 2 && parts.allSatisfy { part in
+        // The length first: split into parts, 100 MiB of dots took alarmd 18 s and 4.5 GB.
+        let parts = s.utf8.count <= 255 ? s.split(separator: ".", omittingEmptySubsequences: false) : []
+        let ok = parts.count >= 2 && parts.allSatisfy { part in
             guard let first = part.unicodeScalars.first, !("0"..."9").contains(first) else { return false }
             return part.unicodeScalars.allSatisfy {
                 ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) || $0 == "_" || $0 == "-"

@@ -1,3 +1,5 @@
+import CSystemd
+
 /// Command-line options of `alarmd`.
 public struct Options: Sendable {
     public var busAddress: String?
@@ -87,6 +89,11 @@ public func alarmdMain(_ arguments: [String]) -> Int32 {
         print(text)
         return code
     case .run(let options):
+        // A fixed threshold: glibc raises it each time a large block is freed, after which blocks of
+        // that size come from the heap and stay there: a few 16 MiB arguments left alarmd some
+        // 30 MiB larger until it was next idle (the bus fuzzer saw it). Fixed, every block over
+        // 128 KiB is mapped on its own and goes back to the kernel when freed.
+        _ = mallopt(M_MMAP_THRESHOLD, 128 * 1024)
         do {
             return try Daemon(options: options).run()
         } catch {

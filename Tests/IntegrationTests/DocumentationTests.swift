@@ -7,7 +7,7 @@ import Testing
 struct DocumentationTests {
     static func markdownFiles() -> [String] {
         let root = Products.sourceRoot
-        let skip = [".build", ".build-asan", ".build-tsan", ".git", "test-artifacts"]
+        let skip = [".build", ".build-asan", ".build-tsan", ".build-fuzz", ".git", "test-artifacts"]
         var out: [String] = []
         let e = FileManager.default.enumerator(atPath: root)
         while let p = e?.nextObject() as? String {

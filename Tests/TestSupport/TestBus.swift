@@ -26,6 +26,7 @@ public final class TestBus {
               <limit name="max_replies_per_connection">50000</limit>
               <limit name="max_incoming_bytes">1000000000</limit>
               <limit name="max_outgoing_bytes">1000000000</limit>
+              <limit name="max_message_size">1000000000</limit>
               <policy context="default">
                 \(everyUser ? "<allow user=\"*\"/>" : "")
                 <allow send_destination="*" eavesdrop="true"/>

@@ -11,20 +11,26 @@ public struct HostileInput {
     /// How big the worst inputs get: the core takes any size, the bus carries what dbus-daemon does.
     public struct Scale: Sendable {
         public var hugeTextBytes: [Int]
+        /// What huge strings repeat.
+        public var hugeUnits: [String]
         public var deepLevels: [Int]
 
-        public init(hugeTextBytes: [Int], deepLevels: [Int]) {
+        public init(hugeTextBytes: [Int], hugeUnits: [String], deepLevels: [Int]) {
             self.hugeTextBytes = hugeTextBytes
+            self.hugeUnits = hugeUnits
             self.deepLevels = deepLevels
         }
 
         /// In-process: no message limits apply, but each input must stay quick.
-        public static let core = Scale(hugeTextBytes: [257, 4_097, 65_537], deepLevels: [31, 32, 63, 64, 65, 100, 200])
+        public static let core = Scale(hugeTextBytes: [257, 4_097, 65_537], hugeUnits: ["x", "ü", HostileInput.nc(0xFDD0)],
+                                       deepLevels: [31, 32, 63, 64, 65, 100, 200])
     }
 
     public let scale: Scale
     /// Unix seconds "now", for dates that are just past, just ahead, or far off.
     public var nowSeconds: Int64
+
+    private let cache = HugeCache()
 
     public init(scale: Scale, nowSeconds: Int64) {
         self.scale = scale
@@ -57,11 +63,9 @@ public struct HostileInput {
         }
     }
 
-    /// A string of about `scale.hugeTextBytes` bytes, of ASCII, of two-byte characters, or of noncharacters.
+    /// A string of about one of `scale.hugeTextBytes` bytes, one of `scale.hugeUnits` repeated.
     public func huge<C: Choices>(_ c: inout C) -> String {
-        let unit = Array(c.pick(["x", "ü", Self.nc(0xFDD0)]).utf8)
-        let bytes = Array(repeating: unit, count: c.pick(scale.hugeTextBytes) / unit.count + 1).joined()
-        return String(decoding: Array(bytes), as: UTF8.self)
+        cache.text(bytes: c.pick(scale.hugeTextBytes), unit: c.pick(scale.hugeUnits))
     }
 
     // MARK: ids
@@ -241,5 +245,25 @@ public struct HostileInput {
         case 5: return .string("")
         default: return c.chance(128) ? .string(text(&c)) : value(&c)
         }
+    }
+}
+
+/// Huge strings, made once each (up to 16 MiB; larger ones every time: they are rare and would
+/// hold too much).
+final class HugeCache {
+    private var made: [String: String] = [:]
+
+    func text(bytes: Int, unit: String) -> String {
+        let key = "\(bytes) \(unit)"
+        if let s = made[key] { return s }
+        let u = Array(unit.utf8)
+        let count = (bytes / u.count + 1) * u.count
+        let filled = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
+            for i in 0..<count { buffer[i] = u[i % u.count] }
+            initialized = count
+        }
+        let s = String(decoding: filled, as: UTF8.self)
+        if bytes <= 16 << 20 { made[key] = s }
+        return s
     }
 }

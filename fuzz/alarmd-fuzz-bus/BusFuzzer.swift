@@ -1,0 +1,275 @@
+import AlarmCore
+import CSystemd
+import Foundation
+import Glibc
+import SDBus
+import TestSupport
+
+/// What a run sent and heard.
+struct FuzzStats {
+    var sent = 0
+    var answered = 0
+    var ok: [String: Int] = [:]
+    var errors: [String: Int] = [:]
+    /// Calls our own sd-bus would not build (an invalid object path, a string it refuses…).
+    var notSent: [String: Int] = [:]
+    var raw: [String: Int] = [:]
+    var invalidErrorNames: Set<String> = []
+    /// Calls alarmd never answered (within the call timeout).
+    var unanswered: [String] = []
+    /// Raw calls dbus-daemon should have refused but delivered, or refused though it should deliver.
+    var rawSurprises: [String] = []
+    /// Our sd-bus connections that were closed: dbus-daemon closes one that sends a message nested
+    /// deeper than it carries (sd-bus builds up to 128 levels).
+    var droppedConnections = 0
+    /// Raw connections dbus-daemon closed after a message it must refuse.
+    var droppedRaw = 0
+    var connectionsOpened = 0
+    var slowest: (seconds: Double, what: String) = (0, "")
+    var rss: [(calls: Int, kib: Int)] = []
+}
+
+/// Sends the calls with up to `inFlight` awaiting answers, over a few connections per role: three
+/// apps and the user's own tools, each replaced on a fresh connection when alarmd says
+/// `LimitReached` (its per-connection flood limit), plus short-lived connections of new apps and a
+/// raw connection for what sd-bus will not send.
+final class BusFuzzer {
+    final class Connection {
+        let bus: Bus
+        let role: Role
+        var pending = 0
+        var retired = false
+        var dead = false
+        init(_ bus: Bus, _ role: Role) {
+            self.bus = bus
+            self.role = role
+        }
+    }
+
+    let address: String
+    let options: Options
+    let watch: DaemonWatch
+    var planner: CallPlanner
+    private(set) var stats = FuzzStats()
+    private var connections: [Connection] = []
+    private var raw: RawConnection?
+    private var churned = 0
+    private let callTimeoutUSec: UInt64 = 120_000_000
+
+    init(address: String, options: Options, watch: DaemonWatch, victims: Victims) throws {
+        self.address = address
+        self.options = options
+        self.watch = watch
+        planner = CallPlanner(seed: options.seed, hugeBytes: options.hugeBytes, victimIds: victims.ids)
+        for app in CallPlanner.apps {
+            try watch.control.call("SetAuthorization", [.string(app), .string("authorized")])
+        }
+        for role in CallPlanner.apps.map(Role.app) + [.shell] { connections.append(try connect(role)) }
+    }
+
+    private func connect(_ role: Role) throws -> Connection {
+        let c = Connection(try Bus.connect(address: address), role)
+        if case .app(let app) = role { try c.bus.call(managerName, managerPath, managerInterface, "RegisterApp", [.string(app)]) }
+        stats.connectionsOpened += 1
+        return c
+    }
+
+    private var inFlight: Int { connections.reduce(0) { $0 + $1.pending } }
+
+    func run() throws {
+        let every = max(1, options.calls / 40)
+        stats.rss.append((0, watch.rssKiB))
+        while stats.sent < options.calls {
+            try Interrupt.check()
+            while inFlight < options.inFlight && stats.sent < options.calls {
+                sendOne()
+                if stats.sent % every == 0 { stats.rss.append((stats.sent, watch.rssKiB)) }
+            }
+            try pump(timeoutUSec: 10_000)
+        }
+        let deadline = Date().addingTimeInterval(Double(callTimeoutUSec) / 1e6 + 10)
+        while inFlight > 0 && Date() < deadline { try pump(timeoutUSec: 50_000) }
+        if inFlight > 0 { stats.unanswered.append("\(inFlight) calls still waiting at the end") }
+        stats.rss.append((stats.sent, watch.rssKiB))
+    }
+
+    private func sendOne() {
+        stats.sent += 1
+        switch planner.c.below(1_000) {
+        case 0..<110: sendRaw()
+        case 110..<130: churn()
+        case 130..<140: sendUnixFD()
+        default:
+            guard let conn = pickConnection() else { return }
+            send(planner.next(for: conn.role), on: conn)
+        }
+    }
+
+    private func pickConnection() -> Connection? {
+        let usable = connections.filter { !$0.retired && !$0.dead }
+        return usable.isEmpty ? nil : planner.c.pick(usable)
+    }
+
+    private func send(_ call: PlannedCall, on conn: Connection) {
+        let started = Date()
+        let label = call.label
+        do {
+            try conn.bus.callAsync(managerName, call.path, call.interface, call.member, call.args, timeoutUSec: callTimeoutUSec) { [unowned self] m in
+                conn.pending -= 1
+                self.answered(m, label: label, started: started, on: conn)
+            }
+            conn.pending += 1
+        } catch {
+            stats.notSent[error.name, default: 0] += 1
+        }
+    }
+
+    private func answered(_ m: Message, label: String, started: Date, on conn: Connection) {
+        stats.answered += 1
+        let seconds = Date().timeIntervalSince(started)
+        if seconds > stats.slowest.seconds { stats.slowest = (seconds, label) }
+        guard let error = m.error else {
+            stats.ok[label, default: 0] += 1
+            if label == "Schedule", case .objectPath(let p)? = try? m.readAll().first, let id = AlarmID.id(fromPath: p) {
+                planner.remember(id, for: conn.role)
+            }
+            return
+        }
+        if error.name == "org.freedesktop.DBus.Error.NoReply" {
+            if sd_bus_is_open(conn.bus.handle) > 0 && !conn.dead {
+                stats.unanswered.append("\(label) after \(Int(seconds)) s: \(error.message)")
+            }
+            return
+        }
+        stats.errors[error.name, default: 0] += 1
+        if !BusError.isValidName(error.name) { stats.invalidErrorNames.insert(error.name) }
+        if error.name == Contract.ErrorName.limitReached && !conn.retired {
+            // alarmd's per-connection flood limit: carry on from a fresh connection, as a flooding app would.
+            conn.retired = true
+            if let fresh = try? connect(conn.role) { connections.append(fresh) }
+        }
+    }
+
+    /// Dispatches what arrived on every connection; closes drained retired ones and replaces dead ones.
+    private func pump(timeoutUSec: UInt64) throws {
+        var progressed = false
+        for conn in connections where !conn.dead {
+            while true {
+                let r = sd_bus_process(conn.bus.handle, nil)
+                if r < 0 {
+                    conn.dead = true
+                    stats.droppedConnections += 1
+                    break
+                }
+                if r == 0 { break }
+                progressed = true
+            }
+        }
+        watch.pump()
+        for conn in connections where conn.dead && !conn.retired {
+            conn.retired = true
+            if let fresh = try? connect(conn.role) { connections.append(fresh) }
+        }
+        connections.removeAll { ($0.retired && $0.pending == 0) || $0.dead }
+        if !progressed && timeoutUSec > 0 {
+            var fds = connections.map { pollfd(fd: sd_bus_get_fd($0.bus.handle), events: Int16(sd_bus_get_events($0.bus.handle)), revents: 0) }
+            _ = poll(&fds, nfds_t(fds.count), Int32(timeoutUSec / 1_000))
+        }
+    }
+
+    /// A new app on a connection of its own: it registers, asks or schedules, and goes.
+    private func churn() {
+        churned += 1
+        let app = "org.fuzz.churn.n\(churned)"
+        guard let conn = try? connect(.app(app)) else { return }
+        connections.append(conn)
+        let call: PlannedCall = planner.c.chance(128)
+            ? PlannedCall(member: "RequestAuthorization", args: [.string(planner.hostile.text(&planner.c))], label: "RequestAuthorization (new app)")
+            : PlannedCall(member: "Schedule", args: [.string(""), .vardict(planner.hostile.configuration(&planner.c))], label: "Schedule (new app)")
+        send(call, on: conn)
+        conn.retired = true
+    }
+
+    /// A unix fd where a string belongs: sd-bus builds it, alarmd must refuse the type.
+    private func sendUnixFD() {
+        guard let conn = pickConnection() else { return }
+        var m: OpaquePointer?
+        guard sd_bus_message_new_method_call(conn.bus.handle, &m, managerName, managerPath, managerInterface,
+                                             planner.c.pick(["Cancel", "Schedule", "RegisterApp"])) >= 0, let m else { return }
+        defer { sd_bus_message_unref(m) }
+        var fd = open("/dev/null", O_RDONLY | O_CLOEXEC)
+        defer { close(fd) }
+        guard sd_bus_message_append_basic(m, CChar(UInt8(ascii: "h")), &fd) >= 0 else { stats.notSent["unix fd", default: 0] += 1; return }
+        var err = sd_bus_error(name: nil, message: nil, _need_free: 0)
+        defer { sd_bus_error_free(&err) }
+        var reply: OpaquePointer?
+        let r = sd_bus_call(conn.bus.handle, m, callTimeoutUSec, &err, &reply)
+        sd_bus_message_unref(reply)
+        stats.answered += 1
+        if let name = err.name.map({ String(cString: $0) }) {
+            stats.errors[name, default: 0] += 1
+            if !BusError.isValidName(name) { stats.invalidErrorNames.insert(name) }
+        } else if r >= 0 {
+            stats.ok["unix fd", default: 0] += 1
+        } else {
+            stats.unanswered.append("unix fd: \(String(cString: strerror(-r)))")
+        }
+    }
+
+    private func sendRaw() {
+        if raw?.alive != true {
+            raw = try? RawConnection(address: address)
+            stats.connectionsOpened += 1
+        }
+        guard let raw else { stats.notSent["raw connection", default: 0] += 1; return }
+        let call = planner.rawCall()
+        let outcome = raw.call(destination: managerName, path: call.path, interface: call.interface, member: call.member,
+                               signature: call.signature, body: call.body, timeout: Double(callTimeoutUSec) / 1e6)
+        stats.answered += 1
+        switch outcome {
+        case .reply:
+            stats.raw["\(call.kind): accepted", default: 0] += 1
+            if call.refusedByBus { stats.rawSurprises.append("\(call.kind) was delivered and accepted") }
+        case .error(let name):
+            stats.raw["\(call.kind): \(name)", default: 0] += 1
+            stats.errors[name, default: 0] += 1
+            if !BusError.isValidName(name) { stats.invalidErrorNames.insert(name) }
+            if call.refusedByBus { stats.rawSurprises.append("\(call.kind) was delivered (\(name))") }
+        case .disconnected:
+            stats.raw["\(call.kind): disconnected by the bus", default: 0] += 1
+            stats.droppedRaw += 1
+            if !call.refusedByBus {
+                stats.rawSurprises.append("\(call.kind) cost the connection (signature \(call.signature.prefix(80)), \(call.body.count) bytes)")
+                if let dir = ProcessInfo.processInfo.environment["ALARMD_FUZZ_DUMP"] {
+                    _ = FileManager.default.createFile(atPath: "\(dir)/raw-\(stats.sent).bin", contents: Data(call.body))
+                }
+            }
+        case .timedOut:
+            stats.unanswered.append("raw \(call.kind)")
+        }
+    }
+}
+
+/// Ctrl-C, SIGTERM or SIGHUP: the children (a private bus, alarmd) go first, then the run unwinds.
+enum Interrupt {
+    nonisolated(unsafe) static var signal: Int32 = 0
+    nonisolated(unsafe) static var children: UnsafeMutablePointer<pid_t> = {
+        let p = UnsafeMutablePointer<pid_t>.allocate(capacity: 8)
+        p.initialize(repeating: 0, count: 8)
+        return p
+    }()
+
+    static func install(_ pids: [pid_t]) {
+        for (i, pid) in pids.prefix(8).enumerated() { children[i] = pid }
+        for sig in [SIGINT, SIGTERM, SIGHUP] {
+            Glibc.signal(sig) { sig in
+                for i in 0..<8 where Interrupt.children[i] > 0 { kill(Interrupt.children[i], SIGKILL) }
+                Interrupt.signal = sig
+            }
+        }
+    }
+
+    static func check() throws {
+        if signal != 0 { throw FuzzFailure("interrupted by signal \(signal)") }
+    }
+}
