@@ -8,7 +8,7 @@ GNOME_EXT = alarmd@alarmd.org
 GNOME_EXT_DIR = $(DESTDIR)$(DATADIR)/gnome-shell/extensions/$(GNOME_EXT)
 CRASH_ROUNDS ?= 200
 
-.PHONY: deps build run test test-swift test-asan test-tsan valgrind-leaks test-unit-sandbox test-desktop test-gnome gnome-pot bench install install-gnome-extension uninstall clean crash-test fuzz-core
+.PHONY: deps build run test test-swift test-asan test-tsan valgrind-leaks test-unit-sandbox test-desktop test-gnome gnome-pot bench install install-gnome-extension uninstall clean crash-test fuzz-core fuzz-bus
 
 deps:
 	@scripts/install-deps
@@ -159,3 +159,13 @@ fuzz-core: deps
 	cd .build-fuzz && LSAN_OPTIONS=suppressions=lsan.supp SWIFT_BACKTRACE=enable=no SWIFT_DETERMINISTIC_HASHING=1 \
 		./release/alarmd-fuzz-core -max_total_time=$(FUZZ_SECONDS) -max_len=4096 -timeout=10 -print_final_stats=1 \
 		corpus ../fuzz/corpus
+
+# alarmd under FUZZ_CALLS (100,000) hostile calls on a private bus (docs/fuzzing.md): release builds
+# of alarmd and alarmd-fuzz-bus, then the run, its checks and its figures (the README's "Reliability").
+# FUZZ_BUS_ARGS="--seed N" replays a run; --help lists the options.
+FUZZ_CALLS ?= 100000
+fuzz-bus: deps
+	swift build -c release --product alarmd
+	swift build -c release --product alarmd-fuzz-bus
+	"$$(swift build -c release --show-bin-path)/alarmd-fuzz-bus" --calls $(FUZZ_CALLS) --restart-check --rss-growth-kib 8192 \
+		$(FUZZ_BUS_ARGS)

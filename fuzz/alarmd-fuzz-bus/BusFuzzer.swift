@@ -25,7 +25,8 @@ struct FuzzStats {
     /// Raw connections dbus-daemon closed after a message it must refuse.
     var droppedRaw = 0
     var connectionsOpened = 0
-    var slowest: (seconds: Double, what: String) = (0, "")
+    /// The longest wait for an answer, by kind of call.
+    var slowest: [String: Double] = [:]
     var rss: [(calls: Int, kib: Int)] = []
 }
 
@@ -84,6 +85,9 @@ final class BusFuzzer {
             while inFlight < options.inFlight && stats.sent < options.calls {
                 sendOne()
                 if stats.sent % every == 0 { stats.rss.append((stats.sent, watch.rssKiB)) }
+                if stats.sent % max(1, options.calls / 10) == 0 {
+                    say("… \(stats.sent) calls, \(stats.answered) answered, alarmd at \(watch.rssKiB / 1024) MiB")
+                }
             }
             try pump(timeoutUSec: 10_000)
         }
@@ -121,13 +125,15 @@ final class BusFuzzer {
             conn.pending += 1
         } catch {
             stats.notSent[error.name, default: 0] += 1
+            // The bus closed it (after a message it refused): what comes next goes elsewhere.
+            if sd_bus_is_open(conn.bus.handle) <= 0 { conn.dead = true }
         }
     }
 
     private func answered(_ m: Message, label: String, started: Date, on conn: Connection) {
         stats.answered += 1
         let seconds = Date().timeIntervalSince(started)
-        if seconds > stats.slowest.seconds { stats.slowest = (seconds, label) }
+        stats.slowest[label] = max(stats.slowest[label] ?? 0, seconds)
         guard let error = m.error else {
             stats.ok[label, default: 0] += 1
             if label == "Schedule", case .objectPath(let p)? = try? m.readAll().first, let id = AlarmID.id(fromPath: p) {

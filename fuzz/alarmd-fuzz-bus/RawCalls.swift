@@ -72,10 +72,23 @@ extension Value {
     /// Whether dbus-daemon carries this argument: no NUL in a string; at most 63 containers around
     /// any value (the 64th level is the body itself: measured, the 62nd variant in a configuration
     /// is refused); at most 32 arrays and 32 structures (a dictionary entry counts as both) nested
-    /// within one signature, a variant's contents having a signature of their own.
+    /// within one signature, a variant's contents having a signature of their own; no array over
+    /// 64 MiB (a huge string inside a configuration) and no message over 128 MiB.
     var deliverable: Bool {
         let n = busNesting
-        return n.total <= 63 && n.worstSignature <= 32 && !containsNUL
+        return n.total <= 63 && n.worstSignature <= 32 && !containsNUL && !hasArrayOver64MiB && Value.marshalledSize([self]) < 128 << 20
+    }
+
+    private var hasArrayOver64MiB: Bool {
+        switch self {
+        case .array(_, let items):
+            return Value.marshalledSize([self]) > 64 << 20 + 8 || items.contains { $0.hasArrayOver64MiB }
+        case .dict(_, _, let entries):
+            return Value.marshalledSize([self]) > 64 << 20 + 8 || entries.contains { $0.key.hasArrayOver64MiB || $0.value.hasArrayOver64MiB }
+        case .structure(let items): return items.contains { $0.hasArrayOver64MiB }
+        case .variant(let inner): return inner.hasArrayOver64MiB
+        default: return false
+        }
     }
 
     private var containsNUL: Bool {

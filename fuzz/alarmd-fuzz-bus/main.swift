@@ -155,7 +155,7 @@ func fuzzMain() -> Int32 {
         say("errors: " + s.errors.sorted { $0.value > $1.value }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))
         if !s.notSent.isEmpty { say("not sent (our sd-bus refused to build them): " + s.notSent.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")) }
         say("raw calls: " + s.raw.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))
-        say(String(format: "slowest answer: %.2f s (%@)", s.slowest.seconds, s.slowest.what))
+        say("slowest answers: " + s.slowest.sorted { $0.value > $1.value }.prefix(4).map { String(format: "%@ %.2f s", $0.key, $0.value) }.joined(separator: ", "))
         say("alarmd: pid \(watch.pid) \(watch.processAlive ? "alive" : "GONE"), name owner \(owner.isEmpty ? "none" : owner) (was \(watch.uniqueName)), \(watch.ownerChanges.count) owner changes")
         say("victims: \(victims.ids.count) alarms of \(Victims.app), \(victims.changes().isEmpty ? "unchanged" : "CHANGED")")
         say("store: integrity_check \(store.integrity); \(store.alarms.map(String.init) ?? "?") alarms stored, \(shownCount) shown (\(shown.count) not near due)")
