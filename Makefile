@@ -153,10 +153,9 @@ fuzz-core: deps
 	mkdir -p .build-fuzz/corpus
 	printf '{"schemaVersion": "1.0", "linker": {"path": "%s"}}\n' \
 		"$$(dirname "$$(readlink -f "$$(command -v swiftc)")")/ld.lld" > .build-fuzz/toolset.json
-	cat sanitizers/lsan.supp fuzz/lsan.supp > .build-fuzz/lsan.supp
 	swift build -c release --product alarmd-fuzz-core --scratch-path .build-fuzz --toolset .build-fuzz/toolset.json \
 		-Xswiftc -sanitize=fuzzer,address -Xswiftc -DLIBFUZZER
-	cd .build-fuzz && LSAN_OPTIONS=suppressions=lsan.supp SWIFT_BACKTRACE=enable=no SWIFT_DETERMINISTIC_HASHING=1 \
+	cd .build-fuzz && LSAN_OPTIONS=suppressions=$(CURDIR)/sanitizers/lsan.supp SWIFT_BACKTRACE=enable=no SWIFT_DETERMINISTIC_HASHING=1 \
 		./release/alarmd-fuzz-core -max_total_time=$(FUZZ_SECONDS) -max_len=4096 -timeout=10 -print_final_stats=1 \
 		corpus ../fuzz/corpus
 

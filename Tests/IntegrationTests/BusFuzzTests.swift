@@ -30,9 +30,13 @@ import Testing
         print("hostileCallsLeaveAlarmdItsAlarmsAndItsStoreIntact: seed \(seed) (ALARMD_TEST_SEED=\(seed) replays it)")
         let h = try Harness()
         let pid = h.daemon.process.pid
+        // Under a sanitizer alarmd is sanitized too, and its allocator keeps what was freed in
+        // quarantine: its memory says nothing about leaks there.
+        let sanitized = dlsym(nil, "__asan_init") != nil
+            || dlsym(nil, "__tsan_init") != nil
         let r = try runCommand(Products.directory + "/alarmd-fuzz-bus",
-                               ["--address", h.bus.address, "--calls", "3000", "--seed", seed, "--huge-bytes", "1048576",
-                                "--rss-growth-kib", "4096"], timeout: 120)
+                               ["--address", h.bus.address, "--calls", "3000", "--seed", seed, "--huge-bytes", "1048576"]
+                                + (sanitized ? [] : ["--rss-growth-kib", "4096"]), timeout: 120)
         print(r.out)
         #expect(r.status == 0, "alarmd-fuzz-bus failed:\n\(r.out)\n\(r.err)\nalarmd's log ends:\n\(h.daemon.log.suffix(3_000))")
         #expect(r.out.contains("victims: 9 alarms of org.fuzz.Victim, unchanged"))
