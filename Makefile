@@ -7,6 +7,8 @@ MANDIR = $(DATADIR)/man
 GNOME_EXT = alarmd@alarmd.org
 GNOME_EXT_DIR = $(DESTDIR)$(DATADIR)/gnome-shell/extensions/$(GNOME_EXT)
 CRASH_ROUNDS ?= 200
+FUZZ_SECONDS ?= 60
+FUZZ_CALLS ?= 100000
 
 .PHONY: deps build run test test-swift test-asan test-tsan valgrind-leaks test-unit-sandbox test-desktop test-gnome gnome-pot bench install install-gnome-extension uninstall clean crash-test fuzz-core fuzz-bus
 
@@ -148,7 +150,6 @@ crash-test: deps
 # from the committed corpus (fuzz/corpus); new inputs go to .build-fuzz/corpus, a failing one to
 # .build-fuzz/crash-* (replay it with `alarmd-fuzz-core FILE` from a normal build). Built into a scratch
 # path of its own and linked with lld through a generated toolset: ld.gold fails on libFuzzer's archive.
-FUZZ_SECONDS ?= 60
 fuzz-core: deps
 	mkdir -p .build-fuzz/corpus
 	printf '{"schemaVersion": "1.0", "linker": {"path": "%s"}}\n' \
@@ -162,7 +163,6 @@ fuzz-core: deps
 # alarmd under FUZZ_CALLS (100,000) hostile calls on a private bus (docs/fuzzing.md): release builds
 # of alarmd and alarmd-fuzz-bus, then the run, its checks and its figures (the README's "Reliability").
 # FUZZ_BUS_ARGS="--seed N" replays a run; --help lists the options.
-FUZZ_CALLS ?= 100000
 fuzz-bus: deps
 	swift build -c release --product alarmd
 	swift build -c release --product alarmd-fuzz-bus

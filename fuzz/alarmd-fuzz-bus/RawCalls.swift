@@ -12,9 +12,8 @@ struct RawCall {
     var member: String
     var signature: String
     var body: [UInt8]
+    /// What it tests; the calls dbus-daemon must refuse are named for what makes them invalid.
     var kind: String
-    /// Whether dbus-daemon should refuse it (and disconnect us) rather than deliver it.
-    var refusedByBus: Bool
 }
 
 extension CallPlanner {
@@ -33,25 +32,25 @@ extension CallPlanner {
         switch c.below(20) {
         case 0:
             let (sig, b) = body([.string(""), .vardict([("title", .string(marker)), ("duration", .uint32(60))])], patch: Self.invalidBytes)
-            return RawCall(member: "Schedule", signature: sig, body: b, kind: "invalid UTF-8", refusedByBus: true)
+            return RawCall(member: "Schedule", signature: sig, body: b, kind: "invalid UTF-8")
         case 1:
             let (sig, b) = body([.string(marker)], patch: Self.nulBytes)
             return RawCall(member: c.pick(["Cancel", "RegisterApp", "RequestAuthorization"]), signature: sig, body: b,
-                           kind: "NUL in a string", refusedByBus: true)
+                           kind: "NUL in a string")
         case 2:
             var w = WireWriter()
             w.u32(UInt32(c.pick([5, 1_000, 0x7FFF_FFFF])))
-            return RawCall(member: "Cancel", signature: "s", body: w.bytes, kind: "body shorter than its signature", refusedByBus: true)
+            return RawCall(member: "Cancel", signature: "s", body: w.bytes, kind: "body shorter than its signature")
         case 3:
             var w = WireWriter()
             w.string(Array("x".utf8))
             w.u8(UInt8(ascii: "a"))
             w.u8(0)
-            return RawCall(member: "Cancel", signature: "sg", body: w.bytes, kind: "invalid signature value", refusedByBus: true)
+            return RawCall(member: "Cancel", signature: "sg", body: w.bytes, kind: "invalid signature value")
         case 4:
             let deep = (0..<c.pick([62, 65, 80, 120])).reduce(Value.string("bottom")) { v, _ in .variant(v) }
             let (sig, b) = body([.string(""), .vardict([("title", .string("Deep")), ("duration", .uint32(60)), ("metadata", .vardict([("k", deep)]))])])
-            return RawCall(member: "Schedule", signature: sig, body: b, kind: "nested beyond 64", refusedByBus: true)
+            return RawCall(member: "Schedule", signature: sig, body: b, kind: "nested beyond 64")
         default:
             // A call of the right signature with a noncharacter in one of its strings.
             var call = managerCall(for: .shell)
@@ -62,8 +61,7 @@ extension CallPlanner {
             let (sig, b) = body(args)
             let refused = args.contains { !$0.deliverable }
             return RawCall(member: call.member, signature: sig, body: b,
-                           kind: refused ? "noncharacter, with NUL or nested beyond the limits" : "noncharacter in \(call.member)",
-                           refusedByBus: refused)
+                           kind: refused ? "noncharacter, with NUL or nested beyond the limits" : "noncharacter in \(call.member)")
         }
     }
 }
