@@ -53,8 +53,3 @@ final class DaemonWatch {
     /// Dispatches what arrived on the control connection (owner changes).
     func pump() { control.bus.processPending() }
 }
-
-struct FuzzFailure: Error, CustomStringConvertible {
-    let description: String
-    init(_ d: String) { description = d }
-}

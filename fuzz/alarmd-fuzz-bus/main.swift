@@ -18,47 +18,6 @@ func median(_ xs: [Int]) -> Int {
     return s.isEmpty ? 0 : s[s.count / 2]
 }
 
-/// alarmd on a private bus: the dbus-daemon and alarmd are children this run keeps and reaps.
-final class SpawnedDaemon {
-    let bus: TestBus
-    let state = TempDir("alarmd-fuzz")
-    let path: String
-    private(set) var process: ChildProcess?
-    var logPath: String { state.path + "/alarmd.log" }
-
-    init(alarmd: String?) throws {
-        path = alarmd ?? Products.alarmd
-        bus = try TestBus()
-        // Low per-app limits keep the number of alarms bounded, so memory growth means a leak,
-        // and make the limits part of the run; the flood limit stays at its default.
-        try "[limits]\nmax_alarms_per_app = 64\nmax_alarms_shell = 256\n".write(toFile: state.path + "/alarmd.conf", atomically: true, encoding: .utf8)
-        try start()
-    }
-
-    func start() throws {
-        var env = ProcessInfo.processInfo.environment
-        env.removeValue(forKey: "DBUS_SESSION_BUS_ADDRESS")
-        env["PULSE_SERVER"] = "unix:/nonexistent/pulse"
-        env["DBUS_SYSTEM_BUS_ADDRESS"] = "unix:path=/nonexistent/system_bus_socket"
-        env["XDG_DATA_HOME"] = state.path + "/data"
-        let p = try ChildProcess(path, ["--bus-address", bus.address, "--state-dir", state.path + "/state", "--config", state.path + "/alarmd.conf"],
-                                 environment: env, stderrPath: logPath)
-        process = p
-        Interrupt.install([bus.pid, p.pid])
-        let probe = try Client(address: bus.address)
-        let deadline = Date().addingTimeInterval(30)
-        while !probe.nameHasOwner(managerName) {
-            if p.wait(timeout: 0.01) != nil { throw FuzzFailure("alarmd exited at start:\n\(readText(logPath))") }
-            if Date() > deadline { throw FuzzFailure("alarmd did not take its name") }
-        }
-    }
-
-    func stop() {
-        process?.stop()
-        process = nil
-    }
-}
-
 /// Every alarm of every app (as the user's own tools see them), by id, without computed properties,
 /// leaving out those that time may change within `margin` seconds (due, warning, pre-alert, ringing).
 func settledAlarms(_ control: Client, margin: UInt64) throws -> [String: [String: Value]] {
