@@ -135,8 +135,9 @@ extension Value {
         }
     }
 
-    /// The alignment of a type by the first character of its signature.
-    static func alignment(of signature: String) -> Int {
+    /// The alignment of a type by the first character of its signature (the wire format's rule;
+    /// the bus fuzzer's raw message writer uses it too).
+    public static func alignment(of signature: String) -> Int {
         switch signature.utf8.first {
         case UInt8(ascii: "n"), UInt8(ascii: "q"): return 2
         case UInt8(ascii: "b"), UInt8(ascii: "i"), UInt8(ascii: "u"), UInt8(ascii: "s"), UInt8(ascii: "o"),

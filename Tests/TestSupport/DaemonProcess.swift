@@ -9,11 +9,8 @@ public final class DaemonProcess {
     public init(bus: TestBus, stateDir: String, extraArgs: [String] = [], environment: [String: String] = [:]) throws {
         logPath = stateDir + "/alarmd.log"
         try FileManager.default.createDirectory(atPath: stateDir, withIntermediateDirectories: true)
-        var env = ProcessInfo.processInfo.environment
-        env.removeValue(forKey: "DBUS_SESSION_BUS_ADDRESS")
         // Hermetic by default: no real sound server, no real logind; tests that want them pass their own.
-        env["PULSE_SERVER"] = "unix:/nonexistent/pulse"
-        env["DBUS_SYSTEM_BUS_ADDRESS"] = "unix:path=/nonexistent/system_bus_socket"
+        var env = hermeticEnvironment()
         env.merge(environment) { _, new in new }
         process = try ChildProcess(Products.alarmd, ["--bus-address", bus.address, "--state-dir", stateDir] + extraArgs,
                                    environment: env, stderrPath: logPath)

@@ -42,12 +42,7 @@ final class BenchDaemon {
     /// Spawns alarmd and returns the seconds until the bus announced it as the name's owner.
     @discardableResult
     func start() throws -> Double {
-        var env = ProcessInfo.processInfo.environment
-        env.removeValue(forKey: "DBUS_SESSION_BUS_ADDRESS")
-        env["PULSE_SERVER"] = "unix:/nonexistent/pulse"
-        env["DBUS_SYSTEM_BUS_ADDRESS"] = "unix:path=/nonexistent/system_bus_socket"
-        env["XDG_CONFIG_HOME"] = stateDir + "/config"
-        env["XDG_DATA_HOME"] = stateDir + "/data"
+        let env = hermeticEnvironment(home: stateDir)
         let seen = ownerChanges.count
         let t0 = monoUSec()
         let c = try Child(path, ["--bus-address", bus.address, "--state-dir", stateDir, "--config", stateDir + "/alarmd.conf"],

@@ -5,18 +5,6 @@ import TestSupport
 
 // Clocks, randomness, children that never outlive the benchmark, /proc readers, statistics.
 
-func monoUSec() -> UInt64 {
-    var ts = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &ts)
-    return UInt64(ts.tv_sec) * 1_000_000 + UInt64(ts.tv_nsec) / 1_000
-}
-
-func realUSec() -> UInt64 {
-    var ts = timespec()
-    clock_gettime(CLOCK_REALTIME, &ts)
-    return UInt64(ts.tv_sec) * 1_000_000 + UInt64(ts.tv_nsec) / 1_000
-}
-
 struct BenchError: Error, CustomStringConvertible {
     let description: String
     init(_ d: String) { description = d }
@@ -294,18 +282,5 @@ func printTargets(_ targets: [Target], tiny: Bool) {
     say("targets\(tiny ? " (tiny run: sizes and windows too small to judge)" : ""):")
     for t in targets {
         say("  \(t.verdict)  \(t.what)\(t.note.map { ": " + $0 } ?? "")")
-    }
-}
-
-/// One line to stdout, written at once (under make, stdout is a pipe that C would buffer).
-func say(_ s: String = "") {
-    var line = s + "\n"
-    line.withUTF8 { buf in
-        var off = 0
-        while off < buf.count {
-            let n = write(1, buf.baseAddress! + off, buf.count - off)
-            if n <= 0 { break }
-            off += n
-        }
     }
 }

@@ -42,12 +42,7 @@ final class DaemonUnderTest {
 
     /// `extraArgs`: test options of alarmd for this run of it.
     func spawn(_ extraArgs: [String] = []) throws {
-        var env = ProcessInfo.processInfo.environment
-        env.removeValue(forKey: "DBUS_SESSION_BUS_ADDRESS")
-        env["PULSE_SERVER"] = "unix:/nonexistent/pulse"
-        env["DBUS_SYSTEM_BUS_ADDRESS"] = "unix:path=/nonexistent/system_bus_socket"
-        env["XDG_CONFIG_HOME"] = stateDir + "/config"
-        env["XDG_DATA_HOME"] = stateDir + "/data"
+        let env = hermeticEnvironment(home: stateDir)
         let p = try ChildProcess(path, ["--bus-address", busAddress, "--state-dir", stateDir, "--config", configPath] + extraArgs,
                                  environment: env, stderrPath: logPath)
         ChildRegistry.add(p.pid)

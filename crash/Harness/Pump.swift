@@ -1,6 +1,7 @@
 import CSystemd
 import Glibc
 import SDBus
+import TestSupport
 
 /// Dispatches the messages of several connections from one thread: the subscriber's first, so that
 /// a ring announced before an answer is, as far as the socket order allows, seen before it.

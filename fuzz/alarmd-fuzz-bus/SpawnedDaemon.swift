@@ -21,11 +21,7 @@ final class SpawnedDaemon {
     }
 
     func start() throws {
-        var env = ProcessInfo.processInfo.environment
-        env.removeValue(forKey: "DBUS_SESSION_BUS_ADDRESS")
-        env["PULSE_SERVER"] = "unix:/nonexistent/pulse"
-        env["DBUS_SYSTEM_BUS_ADDRESS"] = "unix:path=/nonexistent/system_bus_socket"
-        env["XDG_DATA_HOME"] = state.path + "/data"
+        let env = hermeticEnvironment(home: state.path)
         let p = try ChildProcess(path, ["--bus-address", bus.address, "--state-dir", state.path + "/state", "--config", state.path + "/alarmd.conf"],
                                  environment: env, stderrPath: logPath)
         process = p

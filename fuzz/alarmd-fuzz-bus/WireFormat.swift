@@ -46,7 +46,7 @@ struct WireWriter {
         case .string(let s), .objectPath(let s): string(Array(s.utf8))
         case .signature(let s): signature(s)
         case .array(let element, let items):
-            array(alignment: Self.alignment(of: element)) { w in for item in items { w.value(item) } }
+            array(alignment: Value.alignment(of: element)) { w in for item in items { w.value(item) } }
         case .dict(_, _, let entries):
             array(alignment: 8) { w in
                 for e in entries {
@@ -73,16 +73,6 @@ struct WireWriter {
         body(&self)
         let length = UInt32(bytes.count - start)
         for i in 0..<4 { bytes[lengthAt + i] = UInt8(truncatingIfNeeded: length >> UInt32(8 * i)) }
-    }
-
-    static func alignment(of signature: String) -> Int {
-        switch signature.utf8.first {
-        case UInt8(ascii: "n"), UInt8(ascii: "q"): return 2
-        case UInt8(ascii: "b"), UInt8(ascii: "i"), UInt8(ascii: "u"), UInt8(ascii: "s"), UInt8(ascii: "o"),
-             UInt8(ascii: "a"), UInt8(ascii: "h"): return 4
-        case UInt8(ascii: "x"), UInt8(ascii: "t"), UInt8(ascii: "d"), UInt8(ascii: "("), UInt8(ascii: "{"): return 8
-        default: return 1
-        }
     }
 
     /// Replaces the bytes of `marker` (written as part of a string) with `replacement` of the same

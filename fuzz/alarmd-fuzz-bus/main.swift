@@ -7,10 +7,6 @@ import TestSupport
 // alarmd-fuzz-bus: hostile calls against a running alarmd (`--address`), or one it starts on a
 // private bus (`make fuzz-bus`). See Options.usage and docs/fuzzing.md.
 
-func say(_ s: String) {
-    FileHandle.standardOutput.write(Data((s + "\n").utf8))
-}
-
 func mib(_ kib: Int) -> String { String(format: "%.1f MiB", Double(kib) / 1024) }
 
 func median(_ xs: [Int]) -> Int {
