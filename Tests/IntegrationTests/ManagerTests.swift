@@ -155,7 +155,7 @@ import Testing
     /// Pipelined calls, as a runaway client sends them: the daemon meets them back to back.
     func flood(_ c: Client, _ n: Int) throws -> (served: Int, limited: Int) {
         let calls = try (0..<n).map { _ in try c.callAsync("Pause", [.string(AlarmID.make())]) }
-        #expect(c.waitFor(timeout: 30) { _ in calls.allSatisfy(\.done) })
+        #expect(c.waitFor(timeout: 120) { _ in calls.allSatisfy(\.done) }, "a deadline for a loaded machine (ASan, parallel builds), not a speed target")
         let names = calls.map { $0.error?.name ?? "ok" }
         return (names.filter { $0 == Contract.ErrorName.notFound }.count, names.filter { $0 == Contract.ErrorName.limitReached }.count)
     }
