@@ -33,7 +33,8 @@ struct DocumentationTests {
 
     /// The README blocks that a test runs verbatim, each marked by `<!-- README-test: NAME …-->` on
     /// the line before its fence, and the test file that runs it.
-    static let verbatimBlocks = ["busctl-walkthrough": "ReadmeWalkthroughTests.swift", "examples": "ExampleClientTests.swift"]
+    static let verbatimBlocks = ["busctl-walkthrough": "ReadmeWalkthroughTests.swift", "countdown-activity": "ReadmeWalkthroughTests.swift",
+                                 "examples": "ExampleClientTests.swift"]
 
     /// The fenced block after the marker `<!-- README-test: NAME`, exactly as a reader copies it.
     static func readmeBlock(_ name: String) throws -> String {

@@ -4,11 +4,12 @@ import SDBus
 import TestSupport
 import Testing
 
-/// The README's `busctl` walk-through, pasted whole into a shell where alarmd runs: every command
-/// succeeds in order, and it leaves, removes and authorizes what it says it does.
+/// The README's `busctl` walk-through, pasted whole into a shell where alarmd runs, and then in the
+/// same shell its countdown-activity block (which uses the walk-through's `$M`): every command
+/// succeeds in order, and they leave, remove and authorize what they say they do.
 @Suite struct ReadmeWalkthroughTests {
     @Test func busctlWalkthroughRunsAsPasted() throws {
-        let block = try DocumentationTests.readmeBlock("busctl-walkthrough")
+        let block = try DocumentationTests.readmeBlock("busctl-walkthrough") + DocumentationTests.readmeBlock("countdown-activity")
         let h = try Harness()
         let dir = TempDir("alarmd-walkthrough")
         // `set -e`: the first command that fails ends the run with its status; `-x` traces every
@@ -32,16 +33,20 @@ import Testing
         #expect(r.out.contains(#"o "/org/alarmd/AlarmManager1/alarm/3f8f8e00_a75c_4163_9b08_b277213fb980""#))
         #expect(r.out.contains(#"a{ss} 1 "org.example.Clock" "authorized""#), "\(r.out)")
 
-        // What it leaves: the Pizza timer, counting down its new 30 minutes, and the weekday alarm.
+        // What they leave: the Pizza timer of each, counting down its new 30 minutes, and the weekday alarm.
         let pizza = "3f8f8e00-a75c-4163-9b08-b277213fb980", dentist = "0b6c2e2a-4f4e-4c41-9d2b-8f0e8c1c9a77"
-        let tea = "7c1e0b52-2f1a-4d3e-9a55-0d7f3c8b2e61"
+        let tea = "7c1e0b52-2f1a-4d3e-9a55-0d7f3c8b2e61", activity = "5e7a4c1d-93b0-4f6e-8a21-c4d2e9f07b13"
         let alarms = try h.client.alarms()
-        #expect(alarms.count == 2)
+        #expect(alarms.count == 3)
         let left = Dictionary(alarms.map { (($0["Id"]?.unwrapped.stringValue ?? ""), $0) }, uniquingKeysWith: { a, _ in a })
-        let timer = try #require(left[pizza])
-        #expect(timer["State"]?.unwrapped == .string("countdown"))
-        #expect(uint64(timer["CountdownTotalUSec"]) == 1800 * usec)
-        let getUp = try #require(left.values.first { $0["Id"]?.unwrapped.stringValue != pizza })
+        for id in [pizza, activity] {
+            let timer = try #require(left[id])
+            #expect(timer["State"]?.unwrapped == .string("countdown"))
+            #expect(uint64(timer["CountdownTotalUSec"]) == 1800 * usec)
+        }
+        let presentation = Dictionary(left[activity]?["Presentation"]?.unwrapped.vardictEntries ?? [], uniquingKeysWith: { a, _ in a })
+        #expect(presentation["icon"]?.unwrapped == .string("flame") && presentation["completion_message"]?.unwrapped == .string("Done baking!"))
+        let getUp = try #require(left.values.first { ![pizza, activity].contains($0["Id"]?.unwrapped.stringValue ?? "") })
         #expect(getUp["Kind"]?.unwrapped == .string("alarm"))
         // Scheduled, or counting down its 10 minutes when the test runs between 06:35 and 06:45 on a weekday.
         #expect([.string("scheduled"), .string("countdown")].contains(getUp["State"]?.unwrapped))
