@@ -99,6 +99,12 @@ import Testing
         // as the app, schedules its timer and sees it ring and go through the proxy's signals.
         let allow = try runCommand(Products.alarmctl, ["--address", h.bus.address, "auth", "allow", Self.appId])
         #expect(allow.status == 0, "\(allow.err)")
+        // A sandboxed app may name only its own id, and may not give a sound as a file path.
+        #expect(try asApp(sandbox, proxy, gdbusCall("RegisterApp", [Self.appId])).status == 0)
+        let claim = try asApp(sandbox, proxy, gdbusCall("RegisterApp", ["org.example.Clock"]))
+        #expect(claim.status != 0 && claim.err.contains("org.alarmd.Error.NotAuthorized"), "\(claim)")
+        let file = try asApp(sandbox, proxy, gdbusCall("Schedule", ["", "{'title': <'x'>, 'duration': <uint32 60>, 'sound': <'/usr/share/sounds/x.oga'>}"]))
+        #expect(file.status != 0 && file.err.contains("org.alarmd.Error.InvalidArgument") && file.err.contains("sound"), "\(file)")
         let example = try asApp(sandbox, proxy, ["/usr/bin/python3", "/app/examples/python/alarmd-timer.py"])
         #expect(example.status == 0, "the example failed in the sandbox: \(example.out)\n\(example.err)")
         let steps = example.out.split(separator: "\n").map { $0.hasPrefix("scheduled ") ? "scheduled" : String($0) }
