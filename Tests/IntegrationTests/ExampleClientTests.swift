@@ -69,4 +69,21 @@ import Testing
         }
         #expect(try h.client.alarms().isEmpty)
     }
+
+    /// Where nobody can be asked (no notification server), the example says how to allow it, and
+    /// runs once the user has, as the README says.
+    @Test func withoutANotificationServerTheUserAllowsTheExampleBeforehand() throws {
+        let h = try Harness()
+        var env = ProcessInfo.processInfo.environment
+        env["DBUS_SESSION_BUS_ADDRESS"] = h.bus.address
+        let example = Products.sourceRoot + "/examples/python/alarmd-timer.py"
+        let refused = try runCommand("/usr/bin/python3", [example], environment: env)
+        #expect(refused.status == 1 && refused.out == "authorization: notDetermined\n", "\(refused)")
+        #expect(refused.err.contains("alarmctl auth allow org.alarmd.examples.PythonTimer"), "\(refused.err)")
+        #expect(try h.client.alarms().isEmpty)
+        let allow = try runCommand(Products.alarmctl, ["--address", h.bus.address, "auth", "allow", "org.alarmd.examples.PythonTimer"])
+        #expect(allow.status == 0, "\(allow.err)")
+        let ran = try runCommand("/usr/bin/python3", [example], environment: env)
+        #expect(ran.status == 0 && ran.out.hasSuffix("ringing\nremoved: stopped\n"), "\(ran)")
+    }
 }
