@@ -1,4 +1,6 @@
 # alarmd: `make run` sets up and runs the daemon, `make test` runs the whole test suite.
+# `make` (as yourself) builds alarmd and alarmctl; `sudo make install` then installs what it built,
+# needing no Swift toolchain on root's PATH (sudo's secure_path has none).
 PREFIX ?= /usr/local
 DESTDIR ?=
 BINDIR = $(PREFIX)/bin
@@ -10,17 +12,44 @@ CRASH_ROUNDS ?= 200
 FUZZ_SECONDS ?= 60
 FUZZ_CALLS ?= 100000
 
-.PHONY: deps build run test test-swift test-asan test-tsan valgrind-leaks test-unit-sandbox test-desktop test-gnome gnome-pot bench install install-gnome-extension uninstall clean crash-test fuzz-core fuzz-bus
+# The toolchain: the one on PATH, else where the README's requirements put it.
+SWIFT ?= $(shell command -v swift 2>/dev/null || echo /opt/swift/usr/bin/swift)
+# The release build users install, with the Swift runtime linked in (no toolchain needed to run it),
+# in a scratch path of its own: the debug, sanitizer and benchmark builds never replace what
+# `make install` and the Debian package take. BUILT=DIR installs binaries from elsewhere (tests).
+RELEASE_SCRATCH = .build-release
+RELEASE = $(SWIFT) build -c release --static-swift-stdlib --scratch-path $(RELEASE_SCRATCH)
+BUILT ?= $(RELEASE_SCRATCH)/release
+# The extension's compiled translations, made by `make` so that install needs no gettext.
+LOCALE_BUILT = $(RELEASE_SCRATCH)/locale
+# Tests and tools build with zero warnings in Swift 6 mode.
+STRICT = -Xswiftc -warnings-as-errors
 
+.PHONY: all deps build-deps run-deps build run install-check test test-swift test-asan test-tsan valgrind-leaks test-unit-sandbox test-desktop test-gnome gnome-pot bench install install-gnome-extension uninstall clean crash-test fuzz-core fuzz-bus
+
+# A bare `make` builds, as the README's "From source" says.
+all: build
+
+# Only what each step needs: building pulls in no test tool-chain (scripts/install-deps says which is which).
 deps:
-	@scripts/install-deps
+	@scripts/install-deps all
+build-deps:
+	@scripts/install-deps build
+run-deps:
+	@scripts/install-deps run
 
-build: deps
-	swift build -c release --product alarmd
-	swift build -c release --product alarmctl
+build: build-deps
+	@command -v "$(SWIFT)" >/dev/null || { echo "make: no Swift toolchain ($(SWIFT)): install Swift 6 (README, Requirements) and put its usr/bin on PATH" >&2; exit 1; }
+	$(RELEASE) --product alarmd
+	$(RELEASE) --product alarmctl
+	@for po in applets/gnome-shell/po/*.po; do [ -e "$$po" ] || continue; lang=$$(basename "$$po" .po); \
+		mkdir -p "$(LOCALE_BUILT)/$$lang/LC_MESSAGES"; msgfmt -o "$(LOCALE_BUILT)/$$lang/LC_MESSAGES/alarmd.mo" "$$po" || exit 1; done
+	@echo "Built $(BUILT)/alarmd and $(BUILT)/alarmctl. Install them with: sudo make install"
 
-run: deps
-	scripts/run-alarmd
+# alarmd from the checkout on the session bus (a private one if there is none), with the checkout's
+# sounds and icons, and alarmctl built beside it.
+run: build run-deps
+	ALARMD_BIN="$(BUILT)/alarmd" ALARMCTL_BIN="$(BUILT)/alarmctl" scripts/run-alarmd
 
 # The whole suite, as the README's test command: unit and integration tests, the same suite again
 # under AddressSanitizer (with LeakSanitizer), then the desktop tests (panels, then GNOME Shell).
@@ -28,30 +57,30 @@ test: test-swift test-asan test-desktop test-gnome
 
 # Warnings are errors: the project builds with zero warnings in Swift 6 mode.
 test-swift: deps
-	swift build --build-tests -Xswiftc -warnings-as-errors
-	swift test --skip-build --disable-xctest
+	$(SWIFT) build --build-tests $(STRICT)
+	$(SWIFT) test --skip-build --disable-xctest
 
 # The Swift suite under AddressSanitizer (with LeakSanitizer) or ThreadSanitizer (docs/sanitizers.md),
 # each built into a scratch path of its own, so the normal build stays valid; the integration tests run
 # the sanitized alarmd, alarmctl and test peer built next to them. Any sanitizer report fails the run.
 test-asan: deps
-	swift build --build-tests --sanitize=address --scratch-path .build-asan
+	$(SWIFT) build --build-tests --sanitize=address --scratch-path .build-asan
 	scripts/sanitized-test address .build-asan
 
 test-tsan: deps
-	swift build --build-tests --sanitize=thread --scratch-path .build-tsan
+	$(SWIFT) build --build-tests --sanitize=thread --scratch-path .build-tsan
 	scripts/sanitized-test thread .build-tsan
 
 # alarmd under valgrind: its memory after 100 and after 1,000 operation cycles must not grow. Built
 # with the flags of `test`, as the targets below, so that no target rebuilds what another built.
 valgrind-leaks: deps
-	swift build --product alarmd -Xswiftc -warnings-as-errors
+	$(SWIFT) build --product alarmd $(STRICT)
 	scripts/valgrind-leaks
 
 # The shipped user unit, run for real by a systemd user manager (needs root; test-swift runs it too).
 test-unit-sandbox: deps
-	swift build --product alarmd -Xswiftc -warnings-as-errors
-	swift build --product alarmd-test-peer -Xswiftc -warnings-as-errors
+	$(SWIFT) build --product alarmd $(STRICT)
+	$(SWIFT) build --product alarmd-test-peer $(STRICT)
 	tests/unit-sandbox/run
 
 # Desktop tests (tests/desktop): waybar in a headless sway, i3bar and polybar under Xvfb showing
@@ -61,16 +90,16 @@ test-unit-sandbox: deps
 # another alarmctl (development only) and skips building it. Screenshots: test-artifacts/desktop/.
 test-desktop: deps
 	@scripts/install-desktop-deps
-	swift build --product alarmd -Xswiftc -warnings-as-errors
-	$(if $(ALARMCTL),,swift build --product alarmctl -Xswiftc -warnings-as-errors)
+	$(SWIFT) build --product alarmd $(STRICT)
+	$(if $(ALARMCTL),,$(SWIFT) build --product alarmctl $(STRICT))
 	ALARMCTL="$(ALARMCTL)" tests/desktop/run
 
 # The GNOME Shell extension in a real headless GNOME Shell 43 (as root: it runs the shell as the
 # user alarmd-gnome); screenshots go to test-artifacts/gnome-shell/.
 test-gnome: deps
 	@scripts/install-gnome-deps
-	swift build --product alarmd -Xswiftc -warnings-as-errors
-	ALARMD="$$(swift build --show-bin-path)/alarmd" tests/desktop/gnome-shell/run
+	$(SWIFT) build --product alarmd $(STRICT)
+	ALARMD="$$($(SWIFT) build --show-bin-path)/alarmd" tests/desktop/gnome-shell/run
 
 # Regenerates the extension's translation template from its sources.
 gnome-pot:
@@ -82,15 +111,13 @@ gnome-pot:
 bench: deps
 	bench/run $(BENCH_ARGS)
 
-install: deps install-gnome-extension
-	swift build -c release --product alarmd --static-swift-stdlib
-	swift build -c release --product alarmctl --static-swift-stdlib
-	install -Dm755 -s "$$(swift build -c release --show-bin-path)/alarmd" "$(DESTDIR)$(BINDIR)/alarmd"
-	install -Dm755 -s "$$(swift build -c release --show-bin-path)/alarmctl" "$(DESTDIR)$(BINDIR)/alarmctl"
-	@# Waking the machine from suspend needs CAP_WAKE_ALARM; best effort (needs root and setcap). The file
-	@# capability serves alarmd started without systemd; under alarmd.service see systemd/wake-alarm.conf.
-	-command -v setcap >/dev/null && setcap cap_wake_alarm=ep "$(DESTDIR)$(BINDIR)/alarmd" 2>/dev/null || \
-		echo "note: alarmd was not given cap_wake_alarm; alarms will not wake the machine (see systemd/alarmd.service)"
+# Installs what `make` built; builds nothing, so it fails before touching the system when there is
+# nothing built. No file capability: a binary with one runs in secure-execution mode, where glibc hides
+# DBUS_SESSION_BUS_ADDRESS and XDG_RUNTIME_DIR from sd-bus and alarmd cannot reach any user's session
+# bus. Waking from suspend comes from the unit instead (systemd/wake-alarm.conf).
+install: install-check install-gnome-extension
+	install -Dm755 -s "$(BUILT)/alarmd" "$(DESTDIR)$(BINDIR)/alarmd"
+	install -Dm755 -s "$(BUILT)/alarmctl" "$(DESTDIR)$(BINDIR)/alarmctl"
 	sed 's|/usr/local/bin/alarmd|$(BINDIR)/alarmd|' dbus/org.alarmd.AlarmManager1.service | \
 		install -Dm644 /dev/stdin "$(DESTDIR)$(DATADIR)/dbus-1/services/org.alarmd.AlarmManager1.service"
 	install -Dm644 dbus/org.alarmd.AlarmManager1.xml "$(DESTDIR)$(DATADIR)/dbus-1/interfaces/org.alarmd.AlarmManager1.xml"
@@ -100,7 +127,7 @@ install: deps install-gnome-extension
 	install -Dm644 config/alarmd.conf "$(DESTDIR)$(DATADIR)/doc/alarmd/alarmd.conf.example"
 	install -Dm644 systemd/wake-alarm.conf "$(DESTDIR)$(DATADIR)/doc/alarmd/wake-alarm.conf"
 	for f in icons/hicolor/*/apps/*.svg; do install -Dm644 "$$f" "$(DESTDIR)$(DATADIR)/$$f"; done
-	-command -v gtk-update-icon-cache >/dev/null && [ -z "$(DESTDIR)" ] && gtk-update-icon-cache -q -t "$(DATADIR)/icons/hicolor"
+	-[ -z "$(DESTDIR)" ] && command -v gtk-update-icon-cache >/dev/null && gtk-update-icon-cache -q -t -f "$(DATADIR)/icons/hicolor"
 	install -d "$(DESTDIR)$(DATADIR)/alarmd/sounds"
 	for f in sounds/*.oga; do [ -e "$$f" ] && install -m644 "$$f" "$(DESTDIR)$(DATADIR)/alarmd/sounds/"; done; true
 	install -Dm644 docs/man/alarmctl.1 "$(DESTDIR)$(MANDIR)/man1/alarmctl.1"
@@ -110,6 +137,14 @@ install: deps install-gnome-extension
 	install -Dm644 completions/_alarmctl "$(DESTDIR)$(DATADIR)/zsh/vendor-completions/_alarmctl"
 	install -Dm644 completions/alarmctl.fish "$(DESTDIR)$(DATADIR)/fish/vendor_completions.d/alarmctl.fish"
 	install -Dm644 dbus/alarmd-qt.h "$(DESTDIR)$(PREFIX)/include/alarmd/alarmd-qt.h"
+	@[ -n "$(DESTDIR)" ] || printf '%s\n' "Installed alarmd in $(PREFIX). As each user, once:" \
+		"  systemctl --user daemon-reload   # then alarmd starts on first use (D-Bus activation)" \
+		"  systemctl --user enable alarmd   # optional: start it at every login" \
+		"  gnome-extensions enable $(GNOME_EXT)   # on GNOME, after logging in again"
+
+install-check:
+	@for f in "$(BUILT)/alarmd" "$(BUILT)/alarmctl"; do [ -x "$$f" ] || { \
+		echo "make install: $$f is not built. Run \`make\` first, as yourself, then \`sudo make install\`." >&2; exit 1; }; done
 
 # The GNOME Shell extension, with its translations (then: gnome-extensions enable $(GNOME_EXT)).
 install-gnome-extension:
@@ -118,8 +153,12 @@ install-gnome-extension:
 		applets/gnome-shell/$(GNOME_EXT)/model.js applets/gnome-shell/$(GNOME_EXT)/stylesheet.css "$(GNOME_EXT_DIR)/"
 	for po in applets/gnome-shell/po/*.po; do [ -e "$$po" ] || continue; lang=$$(basename "$$po" .po); \
 		install -d "$(GNOME_EXT_DIR)/locale/$$lang/LC_MESSAGES"; \
-		msgfmt -o "$(GNOME_EXT_DIR)/locale/$$lang/LC_MESSAGES/alarmd.mo" "$$po"; done
+		if [ -e "$(LOCALE_BUILT)/$$lang/LC_MESSAGES/alarmd.mo" ]; then \
+			install -m644 "$(LOCALE_BUILT)/$$lang/LC_MESSAGES/alarmd.mo" "$(GNOME_EXT_DIR)/locale/$$lang/LC_MESSAGES/alarmd.mo"; \
+		else msgfmt -o "$(GNOME_EXT_DIR)/locale/$$lang/LC_MESSAGES/alarmd.mo" "$$po" || exit 1; fi; done
 
+# Removes every file install put there and the directories left empty, refreshes the icon cache, then
+# says what it leaves: each user's alarms, enable links, and an alarmd still running.
 uninstall:
 	rm -f "$(DESTDIR)$(BINDIR)/alarmd" "$(DESTDIR)$(BINDIR)/alarmctl" \
 	      "$(DESTDIR)$(DATADIR)/dbus-1/services/org.alarmd.AlarmManager1.service" \
@@ -133,18 +172,20 @@ uninstall:
 	      "$(DESTDIR)$(DATADIR)/zsh/vendor-completions/_alarmctl" \
 	      "$(DESTDIR)$(DATADIR)/fish/vendor_completions.d/alarmctl.fish"
 	rm -rf "$(DESTDIR)$(PREFIX)/include/alarmd"
+	@DESTDIR="$(DESTDIR)" PREFIX="$(PREFIX)" scripts/uninstall-leftovers
 
 clean:
-	swift package clean
+	$(SWIFT) package clean
+	rm -rf $(RELEASE_SCRATCH)
 
 # Crash consistency (docs/crash-consistency.md): alarmd killed with SIGKILL at seeded instants while
 # four clients call it, CRASH_ROUNDS times (default 200), its store checked after every restart.
 # CRASH_ARGS="--seed N" replays a run; alarmd-crash --help lists the rest. Built with the flags of
 # `test`, so that neither rebuilds what the other built.
 crash-test: deps
-	swift build --product alarmd -Xswiftc -warnings-as-errors
-	swift build --product alarmd-crash -Xswiftc -warnings-as-errors
-	"$$(swift build --show-bin-path)/alarmd-crash" --rounds $(CRASH_ROUNDS) $(CRASH_ARGS)
+	$(SWIFT) build --product alarmd $(STRICT)
+	$(SWIFT) build --product alarmd-crash $(STRICT)
+	"$$($(SWIFT) build --show-bin-path)/alarmd-crash" --rounds $(CRASH_ROUNDS) $(CRASH_ARGS)
 
 # The engine under libFuzzer with AddressSanitizer (docs/fuzzing.md) for FUZZ_SECONDS (60), starting
 # from the committed corpus (fuzz/corpus); new inputs go to .build-fuzz/corpus, a failing one to
@@ -154,7 +195,7 @@ fuzz-core: deps
 	mkdir -p .build-fuzz/corpus
 	printf '{"schemaVersion": "1.0", "linker": {"path": "%s"}}\n' \
 		"$$(dirname "$$(readlink -f "$$(command -v swiftc)")")/ld.lld" > .build-fuzz/toolset.json
-	swift build -c release --product alarmd-fuzz-core --scratch-path .build-fuzz --toolset .build-fuzz/toolset.json \
+	$(SWIFT) build -c release --product alarmd-fuzz-core --scratch-path .build-fuzz --toolset .build-fuzz/toolset.json \
 		-Xswiftc -sanitize=fuzzer,address -Xswiftc -DLIBFUZZER
 	cd .build-fuzz && LSAN_OPTIONS=suppressions=$(CURDIR)/sanitizers/lsan.supp SWIFT_BACKTRACE=enable=no SWIFT_DETERMINISTIC_HASHING=1 \
 		./release/alarmd-fuzz-core -max_total_time=$(FUZZ_SECONDS) -max_len=4096 -timeout=10 -print_final_stats=1 \
@@ -164,7 +205,7 @@ fuzz-core: deps
 # of alarmd and alarmd-fuzz-bus, then the run, its checks and its figures (the README's "Reliability").
 # FUZZ_BUS_ARGS="--seed N" replays a run; --help lists the options.
 fuzz-bus: deps
-	swift build -c release --product alarmd
-	swift build -c release --product alarmd-fuzz-bus
-	"$$(swift build -c release --show-bin-path)/alarmd-fuzz-bus" --calls $(FUZZ_CALLS) --restart-check --rss-growth-kib 8192 \
+	$(SWIFT) build -c release --product alarmd
+	$(SWIFT) build -c release --product alarmd-fuzz-bus
+	"$$($(SWIFT) build -c release --show-bin-path)/alarmd-fuzz-bus" --calls $(FUZZ_CALLS) --restart-check --rss-growth-kib 8192 \
 		$(FUZZ_BUS_ARGS)

@@ -9,8 +9,9 @@ _alarmctl_valued="--address --days --title --sound --snooze --pre-alert --id --w
 
 _alarmctl_options() {
     case $1 in
-        "") echo --address --no-color --version --help ;;
+        "") echo --address --no-color --json --version --help ;;
         list) echo --json --all --help ;;
+        status | auth) echo --json --help ;;
         alarm) echo --days --title --sound --snooze --pre-alert --id --help ;;
         timer) echo --title --warn --message --silent --id --help ;;
         update) echo --title --sound --snooze --pre-alert --days --time --duration --warn --message --help ;;
@@ -66,6 +67,12 @@ _alarmctl() {
                 ;;
             *) COMPREPLY=() ;;
         esac
+        return 0
+    fi
+
+    # --json's mode goes in the same word (--json=pretty), as in systemctl: the option alone is short.
+    if [[ $cur == --json=* ]]; then
+        [[ " $(_alarmctl_options "$cmd") " == *" --json "* ]] && COMPREPLY=($(compgen -W "pretty short off" -- "${cur#--json=}"))
         return 0
     fi
 

@@ -52,11 +52,18 @@ function __alarmctl_first_argument
     test $seen = 1
 end
 
+# True when the token being completed is --json= and the command, if any, prints JSON.
+function __alarmctl_json_mode
+    string match -q -- '--json=*' (commandline -ct); or return
+    __fish_seen_subcommand_from list status auth monitor; or not __fish_seen_subcommand_from $argv
+end
+
 complete -c alarmctl -f
 
 # Before the command.
 complete -c alarmctl -n "not __fish_seen_subcommand_from $commands" -l address -x -d 'Connect to this D-Bus address'
 complete -c alarmctl -n "not __fish_seen_subcommand_from $commands" -l no-color -d 'Never colour the output'
+complete -c alarmctl -n "not __fish_seen_subcommand_from $commands" -l json -d 'Print JSON instead of text'
 complete -c alarmctl -n "not __fish_seen_subcommand_from $commands" -l version -d 'Print the version'
 complete -c alarmctl -l help -d 'Print the usage'
 complete -c alarmctl -n "not __fish_seen_subcommand_from $commands" -a list -d 'List the alarms'
@@ -76,7 +83,10 @@ complete -c alarmctl -n "not __fish_seen_subcommand_from $commands" -a status -d
 complete -c alarmctl -n "not __fish_seen_subcommand_from $commands" -a help -d 'Show usage'
 
 # Options of each command.
-complete -c alarmctl -n "__fish_seen_subcommand_from list" -l json -d 'Print the alarms as JSON'
+complete -c alarmctl -n "__fish_seen_subcommand_from list status auth monitor" -l json -d 'Print JSON instead of text'
+# --json's mode goes in the same word (--json=pretty), as in systemctl; --json alone is short. Given
+# as an option with values, fish would also offer a bare "--json=" and values after a space.
+complete -c alarmctl -n "__alarmctl_json_mode $commands" -a '--json=pretty --json=short --json=off'
 complete -c alarmctl -n "__fish_seen_subcommand_from list" -l all -d 'Full ids and more columns'
 complete -c alarmctl -n "__fish_seen_subcommand_from alarm update" -l days -x -a 'mon-fri weekdays weekends daily never mon tue wed thu fri sat sun' -d 'Repeat on these weekdays'
 complete -c alarmctl -n "__fish_seen_subcommand_from alarm timer update" -l title -x -d 'Title'
@@ -89,7 +99,6 @@ complete -c alarmctl -n "__fish_seen_subcommand_from timer update" -l message -x
 complete -c alarmctl -n "__fish_seen_subcommand_from timer" -l silent -d 'End without ringing'
 complete -c alarmctl -n "__fish_seen_subcommand_from update" -l time -x -d 'New time'
 complete -c alarmctl -n "__fish_seen_subcommand_from update" -l duration -x -d 'Restart the countdown with this length'
-complete -c alarmctl -n "__fish_seen_subcommand_from monitor" -l json -d 'One JSON object per event'
 complete -c alarmctl -n "__fish_seen_subcommand_from panel" -l format -x -a 'waybar i3bar polybar plain' -d 'Output format'
 
 # Arguments.

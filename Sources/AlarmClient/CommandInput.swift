@@ -11,28 +11,63 @@ public enum CommandInput {
         case fixed(Int64)
     }
 
-    /// `HH:MM`, or `YYYY-MM-DD HH:MM` (also with `T`) in `zone`.
-    public static func time(_ text: String, zone: TimeZone = .current) -> When? {
-        let s = text.trimmingCharacters(in: .whitespaces)
-        if let (h, m) = hourMinute(s) { return .wallClock(hour: h, minute: m) }
-        let parts = s.split(whereSeparator: { $0 == " " || $0 == "T" }).map(String.init)
-        guard parts.count == 2, let (h, m) = hourMinute(parts[1]) else { return nil }
-        let ymd = parts[0].split(separator: "-").map { Int($0) }
-        guard ymd.count == 3, let y = ymd[0], let mo = ymd[1], let d = ymd[2], parts[0].count == 10 else { return nil }
-        var cal = Calendar(identifier: .gregorian)
-        cal.timeZone = zone
-        let comps = DateComponents(year: y, month: mo, day: d, hour: h, minute: m)
-        // Reject dates Calendar would roll over (February 30th).
-        guard let date = cal.date(from: comps), cal.component(.day, from: date) == d, cal.component(.month, from: date) == mo
-        else { return nil }
-        return .fixed(Int64(date.timeIntervalSince1970))
+    /// Why typed input cannot be used: not in any form the command reads, or read but outside
+    /// what it may be. A person needs to know which: "cannot read 0s" sends them to the grammar
+    /// when the grammar was never the problem.
+    public enum Problem: Error, Equatable, Sendable {
+        case unreadable
+        /// The reason, in words for the person who typed it.
+        case invalid(String)
     }
 
-    private static func hourMinute(_ s: String) -> (Int, Int)? {
+    /// `HH:MM`, or `YYYY-MM-DD HH:MM` (also with `T`) in `zone`.
+    public static func time(_ text: String, zone: TimeZone = .current) -> When? {
+        try? readTime(text, zone: zone).get()
+    }
+
+    /// `time`, saying why not: an hour past 23, a minute past 59, a month or a day the calendar
+    /// does not have are read, and invalid.
+    public static func readTime(_ text: String, zone: TimeZone = .current) -> Result<When, Problem> {
+        let s = text.trimmingCharacters(in: .whitespaces)
+        if let hm = hourMinute(s) {
+            return hm.map { .wallClock(hour: $0.0, minute: $0.1) }
+        }
+        let parts = s.split(whereSeparator: { $0 == " " || $0 == "T" }).map(String.init)
+        guard parts.count == 2, let hm = hourMinute(parts[1]) else { return .failure(.unreadable) }
+        let ymd = parts[0].split(separator: "-", omittingEmptySubsequences: false)
+        guard ymd.count == 3, ymd[0].count == 4, ymd[1].count == 2, ymd[2].count == 2,
+              let y = Int(ymd[0]), let mo = Int(ymd[1]), let d = Int(ymd[2]) else { return .failure(.unreadable) }
+        let (h, m): (Int, Int)
+        switch hm {
+        case .success(let v): (h, m) = v
+        case .failure(let p): return .failure(p)
+        }
+        guard (1...12).contains(mo) else { return .failure(.invalid("there is no month \(ymd[1]) (months are 01 to 12)")) }
+        var cal = Calendar(identifier: .gregorian)
+        cal.timeZone = zone
+        let firstOfMonth = cal.date(from: DateComponents(year: y, month: mo, day: 1))
+        let days = firstOfMonth.flatMap { cal.range(of: .day, in: .month, for: $0)?.count } ?? 31
+        guard (1...days).contains(d) else {
+            let f = DateFormatter()
+            f.locale = Locale(identifier: "en_US_POSIX")
+            let name = f.standaloneMonthSymbols[mo - 1]
+            return .failure(.invalid("\(name) \(y) has no day \(ymd[2]) (it has days 01 to \(days))"))
+        }
+        guard let date = cal.date(from: DateComponents(year: y, month: mo, day: d, hour: h, minute: m)) else {
+            return .failure(.unreadable)
+        }
+        return .success(.fixed(Int64(date.timeIntervalSince1970)))
+    }
+
+    /// nil when `s` is not `H:MM`/`HH:MM` at all; invalid when it is, with an hour or minute the
+    /// clock does not have.
+    private static func hourMinute(_ s: String) -> Result<(Int, Int), Problem>? {
         let p = s.split(separator: ":", omittingEmptySubsequences: false)
         guard p.count == 2, (1...2).contains(p[0].count), p[1].count == 2,
-              let h = Int(p[0]), let m = Int(p[1]), (0...23).contains(h), (0...59).contains(m) else { return nil }
-        return (h, m)
+              let h = Int(p[0]), let m = Int(p[1]), h >= 0, m >= 0 else { return nil }
+        if h > 23 { return .failure(.invalid("there is no hour \(p[0]) in a day (hours are 00 to 23)")) }
+        if m > 59 { return .failure(.invalid("there is no minute \(p[1]) in an hour (minutes are 00 to 59)")) }
+        return .success((h, m))
     }
 
     /// `mon-fri`, `weekdays`, `weekends`, `daily`, `mon,wed,fri`, full names, ranges that wrap
@@ -75,8 +110,37 @@ public enum CommandInput {
 
     /// A duration in the daemon's grammar (`90`, `30s`, `5m`, `1h30m`, `1d12h`), in seconds.
     public static func duration(_ text: String) -> UInt64? {
-        if case .success(let s) = DurationGrammar.parse(text) { return s }
-        return nil
+        try? readDuration(text).get()
+    }
+
+    /// `duration`, saying why not. `zero` allows 0 (`0`, `0s`, `0m`…), which options such as a
+    /// warning or a pre-alert take for "none"; `range` bounds it further, as the contract bounds
+    /// the key the option sets.
+    public static func readDuration(_ text: String, zero: Bool = false,
+                                    range: ClosedRange<UInt64> = 1...DurationGrammar.maximumSeconds) -> Result<UInt64, Problem> {
+        let seconds: UInt64
+        switch DurationGrammar.parse(text) {
+        case .success(let s): seconds = s
+        case .failure(.zero): seconds = 0
+        case .failure(.tooLong): return .failure(.invalid("is longer than \(spoken(range.upperBound)), the most it may be"))
+        case .failure(.empty), .failure(.malformed): return .failure(.unreadable)
+        }
+        if seconds == 0, zero { return .success(0) }
+        if seconds < range.lowerBound {
+            return .failure(.invalid("is no time at all: it must be at least \(spoken(range.lowerBound))"))
+        }
+        if seconds > range.upperBound { return .failure(.invalid("is longer than \(spoken(range.upperBound)), the most it may be")) }
+        return .success(seconds)
+    }
+
+    /// "1 second", "1 day", "7 days", "five years": a bound as a person says it.
+    public static func spoken(_ seconds: UInt64) -> String {
+        if seconds == DurationGrammar.maximumSeconds { return "five years" }
+        for (unit, size) in [("day", UInt64(86_400)), ("hour", 3_600), ("minute", 60), ("second", 1)] where seconds % size == 0 {
+            let n = seconds / size
+            return "\(n) \(unit)\(n == 1 ? "" : "s")"
+        }
+        return "\(seconds) seconds"
     }
 
     /// A human form of a duration for default titles: "25 min", "1 h 30 min", "45 s".

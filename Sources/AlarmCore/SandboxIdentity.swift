@@ -36,12 +36,34 @@ public enum SandboxIdentity {
         return (try? AppID.validate(id)) != nil ? id : nil
     }
 
+    /// What alarmd could see of a caller's root (`/proc/PID/root`), where a Flatpak app keeps `/.flatpak-info`.
+    public enum Root: Equatable, Sendable {
+        /// No `/.flatpak-info` there: not a Flatpak sandbox.
+        case plain
+        /// The text of its `/.flatpak-info`.
+        case flatpakInfo(String)
+        /// A `/.flatpak-info` that is there but cannot be read (why).
+        case unreadableInfo(String)
+        /// A root alarmd may not look into (why): a process of another user (root on the user's bus),
+        /// or one in a user namespace of its own.
+        case uninspectable(String)
+    }
+
     /// Resolution order of the contract: sandbox (Flatpak, then Snap), then `RegisterApp`, then the shell.
-    /// `flatpakInfo` is nil when the caller has no `/.flatpak-info`; an unreadable one is "" (sandboxed, unknown).
-    public static func resolve(flatpakInfo: String?, appArmorLabel: String?, registered: String?) -> CallerIdentity {
-        if let info = flatpakInfo {
+    /// A caller whose root cannot be seen is never taken for the user's own tool (failing open would let
+    /// a sandbox pass for one); the reason says which case it is, since the remedy differs.
+    public static func resolve(root: Root, appArmorLabel: String?, registered: String?) -> CallerIdentity {
+        switch root {
+        case .flatpakInfo(let info):
             if let app = flatpakApp(infoFile: info) { return .app(app, sandboxed: true) }
-            return .unidentified("a Flatpak sandbox without an application name")
+            return .unidentified("a Flatpak sandbox without an application name in its /.flatpak-info")
+        case .unreadableInfo(let why):
+            return .unidentified("a Flatpak sandbox whose /.flatpak-info cannot be read (\(why))")
+        case .uninspectable(let why):
+            return .unidentified("alarmd may not look into its root to tell whether it is sandboxed (\(why)); "
+                                 + "a process of another user (such as root) or in a user namespace of its own cannot use alarmd")
+        case .plain:
+            break
         }
         if let label = appArmorLabel, let snap = snapApp(appArmorLabel: label) { return .app(snap, sandboxed: true) }
         if let registered { return .app(registered, sandboxed: false) }

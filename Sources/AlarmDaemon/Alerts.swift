@@ -11,6 +11,7 @@ final class Alerts: ChangeSubscriber {
     let ringer: Ringer
     private let actions: AppActions
     private let inhibitor: SleepInhibitor
+    private let icons: OwnIcons
     /// alarm id → the id of its notification (alert, or "Snoozed until").
     private var shown: [String: UInt32] = [:]
     /// alarm id → the generation of its latest Notify, so that a reply arriving after a newer Notify or
@@ -20,8 +21,9 @@ final class Alerts: ChangeSubscriber {
     private var lastGeneration: UInt64 = 0
 
     init(engine: AlarmEngine, sink: ChangeSink, notifier: Notifier, bus: Bus, loop: EventLoop,
-         soundDirectories: [String], systemBus: @escaping () -> Bus?) throws {
+         soundDirectories: [String], icons: OwnIcons, systemBus: @escaping () -> Bus?) throws {
         self.engine = engine
+        self.icons = icons
         self.sink = sink
         self.notifier = notifier
         ringer = try Ringer(loop: loop, soundDirectories: soundDirectories)
@@ -62,6 +64,12 @@ final class Alerts: ChangeSubscriber {
     private func perform(_ effect: AlertEffect) {
         let zone = engine.timeZone
         switch effect {
+        // Changes are announced in order once durable, but the engine already holds every change of
+        // the loop pass: an alarm that rang and was stopped or snoozed in the same pass (pipelined
+        // calls) needs no sound and no notification that the next effect takes back at once.
+        case .ring(let a) where !isStill(a, .alerting), .showAlert(let a) where !isStill(a, .alerting),
+             .showSnoozed(let a) where !isStill(a, .countdown):
+            return
         case .ring(let a):
             if !ringer.isRinging(a.id) {
                 Log.info("alarm \(a.id) (app '\(a.appId)') is alerting: \(a.config.presentation.title)")
@@ -74,6 +82,12 @@ final class Alerts: ChangeSubscriber {
         case .missed(let list): missed(list)
         case .completed(let a): completed(a)
         }
+    }
+
+    /// Whether `a` is still in `state` now, with the same fire time (a snooze moved again is shown by a later effect).
+    private func isStill(_ a: Alarm, _ state: AlarmState) -> Bool {
+        guard let now = engine.alarms[a.id] else { return false }
+        return now.state == state && (state != .countdown || now.fireTime == a.fireTime)
     }
 
     /// Hold the inhibitor exactly while something rings. (The ringer holds every alerting alarm,
@@ -100,7 +114,7 @@ final class Alerts: ChangeSubscriber {
         var hints: [(String, Value)] = [("category", .string(category)), ("x-alarmd-alarm-id", .string(a.id))]
         if let entry = app?.desktopEntry { hints.append(("desktop-entry", .string(entry))) }
         if let own = Alerts.ownIcon(a) { hints.append(("image-path", .string(own))) }
-        let appIcon = app.map(\.icon).flatMap { $0.isEmpty ? nil : $0 } ?? Alerts.ownIcon(a) ?? Alerts.kindIcon(a)
+        let appIcon = app.map(\.icon).flatMap { $0.isEmpty ? nil : $0 } ?? Alerts.ownIcon(a) ?? icons.icon(Alerts.kindIcon(a))
         return Notification(appName: app?.name ?? "alarmd", icon: appIcon, summary: text.summary, body: text.body.markupEscaped,
                             hints: hints)
     }
@@ -124,7 +138,8 @@ final class Alerts: ChangeSubscriber {
             case .success(let nid):
                 if self.generation[id] == gen { self.shown[id] = nid } else if self.shown[id] != nid { self.notifier.close(nid) }
             case .failure(let e):
-                Log.warning("alarm \(id): no notification shown (\(e.name)); the alarm still rings")
+                let rings = self.engine.alarms[id]?.state == .alerting
+                Log.warning("alarm \(id): no notification shown (\(e.name))" + (rings ? "; the alarm still rings" : ""))
             }
         })
     }
@@ -139,7 +154,7 @@ final class Alerts: ChangeSubscriber {
         guard !list.isEmpty else { return }
         let text = AlertText.missed(list, in: engine.timeZone)
         Log.info("missed: \(list.map(\.id).joined(separator: ", "))")
-        let n = Notification(icon: "alarmd-alarm", summary: text.summary, body: text.body.markupEscaped,
+        let n = Notification(icon: icons.icon("alarmd-alarm"), summary: text.summary, body: text.body.markupEscaped,
                              hints: [("urgency", .byte(1)), ("category", .string("x-alarmd.missed"))],
                              expireTimeout: 0)
         notifier.notify(n, events: { _ in }, done: { _ in })

@@ -12,6 +12,7 @@ public final class Daemon {
     let identity: Identity
     let config: DaemonConfig
     private let soundDirectories: [String]
+    private let icons: OwnIcons
     let clock: DaemonClock
     private let localtimePath: String
     private let maxReplyBytes: Int?
@@ -34,6 +35,7 @@ public final class Daemon {
     public init(options: Options) throws {
         identity = Identity(procRoot: options.procRoot)
         soundDirectories = options.soundDirectories ?? Daemon.defaultSoundDirectories()
+        icons = OwnIcons(directory: options.iconDirectory)
         config = Daemon.loadConfig(options.configFile ?? Daemon.defaultConfigFile())
         let opened = try StoreOpener.open(directory: options.stateDirectory ?? Store.defaultDirectory())
         store = opened.store
@@ -82,7 +84,7 @@ public final class Daemon {
                                interface: Interfaces.alarm, members: Interfaces.alarmMembers)
         try bus.addObjectManager(path: AlarmID.managerPath)
         let alerts = try Alerts(engine: engine, sink: committer, notifier: notifier, bus: bus, loop: loop,
-                                soundDirectories: soundDirectories, systemBus: { [unowned self] in self.systemBus })
+                                soundDirectories: soundDirectories, icons: icons, systemBus: { [unowned self] in self.systemBus })
         // Signals first, then the desktop side, which may submit again (a sound error).
         committer.subscribe(BusAnnouncer(bus: bus, engine: engine))
         committer.subscribe(alerts)

@@ -17,8 +17,8 @@ final class Identity {
         guard let sender = call.sender else { return .unidentified("no sender") }
         if let known = cache[sender] { return known }
         let creds = call.senderCredentials()
-        let resolved = SandboxIdentity.resolve(flatpakInfo: creds.pid.flatMap(flatpakInfo(pid:)),
-                                               appArmorLabel: creds.securityLabel, registered: nil)
+        let root = creds.pid.map(root(pid:)) ?? .uninspectable("the bus gave no process id")
+        let resolved = SandboxIdentity.resolve(root: root, appArmorLabel: creds.securityLabel, registered: nil)
         cache[sender] = resolved
         if case .app(let id, true) = resolved { Log.info("connection \(sender) is sandboxed app \(id)") }
         if case .unidentified(let why) = resolved { Log.warning("connection \(sender): \(why); it may do nothing") }
@@ -58,19 +58,20 @@ final class Identity {
         }
     }
 
-    /// `/proc/PID/root/.flatpak-info` as the sandbox sees its own root; nil only when it is known
-    /// not to exist. A file that exists but cannot be read, or a root alarmd may not look into
-    /// (another user namespace, a setuid sandbox), still marks a sandbox (""): failing open would
-    /// make a sandboxed app the user's own tool.
-    private func flatpakInfo(pid: pid_t) -> String? {
+    /// What `/proc/PID/root/.flatpak-info` says of the caller, as the sandbox sees its own root. Only a
+    /// file known not to exist makes it `.plain`: a root alarmd may not look into (another user, another
+    /// user namespace, a setuid sandbox) or an unreadable file still marks a possible sandbox.
+    private func root(pid: pid_t) -> SandboxIdentity.Root {
         let path = "\(procRoot)/\(pid)/root/.flatpak-info"
         var st = stat()
         if stat(path, &st) != 0 {
             let e = errno
-            if e == ENOENT || e == ENOTDIR { return nil }
-            Log.warning("pid \(pid): cannot tell whether it is sandboxed (\(path): \(String(cString: strerror(e)))); treating it as one")
-            return ""
+            if e == ENOENT || e == ENOTDIR { return .plain }
+            let why = "\(procRoot)/\(pid)/root: \(String(cString: strerror(e)))"
+            Log.warning("pid \(pid): cannot tell whether it is sandboxed (\(why)); refusing it")
+            return .uninspectable(why)
         }
-        return readTextFile(path) ?? ""
+        guard let text = readTextFile(path) else { return .unreadableInfo("\(path) cannot be read") }
+        return .flatpakInfo(text)
     }
 }

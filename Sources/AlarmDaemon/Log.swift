@@ -1,10 +1,11 @@
 import Glibc
 
-/// One line per event that matters, on stderr (the journal under systemd).
+/// One line per event that matters, on stderr: with a journal priority prefix when stderr is the
+/// journal (systemd says so in `JOURNAL_STREAM`), as plain lines on a terminal or into a file.
 enum Log {
-    static func info(_ s: String) { emit("<6>", s) }
-    static func warning(_ s: String) { emit("<4>", s) }
-    static func error(_ s: String) { emit("<3>", s) }
+    static func info(_ s: String) { emit("<6>", "", s) }
+    static func warning(_ s: String) { emit("<4>", "warning: ", s) }
+    static func error(_ s: String) { emit("<3>", "error: ", s) }
 
     /// A realtime µs instant as local ISO 8601, for humans reading the journal.
     static func time(_ usec: UInt64) -> String {
@@ -19,9 +20,28 @@ enum Log {
         return String(decoding: buf[..<n], as: UTF8.self)
     }
 
-    private static func emit(_ level: String, _ s: String) {
-        // The <N> prefix gives journald the priority (sd-daemon(3)); it is harmless on a terminal.
-        let line = level + "alarmd: " + s + "\n"
+    /// Decided once: stderr does not change under a running alarmd.
+    private static let toJournal: Bool = {
+        var st = stat()
+        guard let value = getenv("JOURNAL_STREAM"), fstat(2, &st) == 0 else { return false }
+        return LogTarget.isJournal(journalStream: String(cString: value), device: UInt64(st.st_dev), inode: UInt64(st.st_ino))
+    }()
+
+    /// The journal takes the priority from the `<N>` prefix (sd-daemon(3)) and shows it its own way;
+    /// a person reading a terminal or a file gets it in words, as other command-line tools say it.
+    private static func emit(_ priority: String, _ word: String, _ s: String) {
+        let line = toJournal ? priority + "alarmd: " + s + "\n" : "alarmd: " + word + s + "\n"
         _ = line.withCString { write(2, $0, strlen($0)) }
+    }
+}
+
+/// Whether a stream is the journal: systemd sets `JOURNAL_STREAM=DEVICE:INODE` for the stream it
+/// connected to journald, and a process must compare it with its own stderr (systemd.exec(5)):
+/// the variable is inherited by children whose stderr went elsewhere (`alarmd 2>file` in a unit).
+enum LogTarget {
+    static func isJournal(journalStream: String, device: UInt64, inode: UInt64) -> Bool {
+        let parts = journalStream.split(separator: ":", omittingEmptySubsequences: false)
+        guard parts.count == 2, let dev = UInt64(parts[0]), let ino = UInt64(parts[1]) else { return false }
+        return dev == device && ino == inode
     }
 }

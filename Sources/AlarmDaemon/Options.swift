@@ -13,6 +13,8 @@ public struct Options: Sendable {
     public var localtime = "/etc/localtime"
     /// Where alarmd's own sounds are (repeatable); nil = the XDG data directories.
     public var soundDirectories: [String]?
+    /// Where alarmd's own icons are (hicolor layout) when not installed where a notification server looks.
+    public var iconDirectory: String?
     /// Tests only: a smaller ceiling for one reply than the bus's, to reach it with few alarms.
     public var maxReplyBytes: Int?
     /// Tests only: die (SIGABRT) right after announcing what time caused, before it is written.
@@ -20,12 +22,13 @@ public struct Options: Sendable {
 
     public static let usage = """
         usage: alarmd [--bus-address ADDRESS] [--state-dir DIR] [--config FILE] [--sounds-dir DIR]
-                      [--localtime FILE]
+                      [--icons-dir DIR] [--localtime FILE]
 
           --bus-address ADDRESS  serve on this bus instead of the session bus (tests)
           --state-dir DIR        keep the database in DIR instead of $XDG_STATE_HOME/alarmd
           --config FILE          read FILE instead of $XDG_CONFIG_HOME/alarmd/alarmd.conf
           --sounds-dir DIR       look for alarmd's own sounds in DIR (repeatable)
+          --icons-dir DIR        alarmd's own icons are in DIR (hicolor layout), not installed
           --localtime FILE       follow the time zone FILE names (default /etc/localtime)
           --test-clock FILE      tests only: a clock that org.alarmd.TestClock1 can step
           --proc-root DIR        tests only: where callers' /proc/PID entries are
@@ -56,6 +59,9 @@ public struct Options: Sendable {
             case "--sounds-dir":
                 guard let v = it.next(), v.hasPrefix("/") else { return .exit("--sounds-dir needs an absolute path\n" + usage, code: 2) }
                 o.soundDirectories = (o.soundDirectories ?? []) + [v]
+            case "--icons-dir":
+                guard let v = it.next(), v.hasPrefix("/") else { return .exit("--icons-dir needs an absolute path\n" + usage, code: 2) }
+                o.iconDirectory = v
             case "--test-clock":
                 guard let v = it.next(), v.hasPrefix("/") else { return .exit("--test-clock needs an absolute path\n" + usage, code: 2) }
                 o.testClockFile = v

@@ -3,7 +3,7 @@ import AlarmCore
 import Foundation
 import SDBus
 
-/// The program: global options, then one command.
+/// The program: one command, and global options anywhere on its line.
 struct AlarmCtl {
     static let version = "0.1.0"
     var args: [String]
@@ -22,48 +22,39 @@ struct AlarmCtl {
     }
 
     private mutating func dispatch() throws(CLIError) -> Int32 {
-        // Global options come before the command.
-        while let a = args.first, a.hasPrefix("-") {
-            args.removeFirst()
-            switch a {
-            case "--address":
-                guard !args.isEmpty else { throw .usage("--address needs an address") }
-                address = args.removeFirst()
-            case _ where a.hasPrefix("--address="):
-                address = String(a.dropFirst("--address=".count))
-            case "--no-color": noColor = true
-            case "--version":
-                Output(noColor: true).line("alarmctl \(AlarmCtl.version)")
-                return 0
-            case "-h", "--help":
-                Output(noColor: true).line(Usage.main)
-                return 0
-            default: throw .usage("unknown option \(a)")
-            }
+        let line: Invocation
+        do { line = try Invocation(args) } catch { throw .usage(error.message, command: error.command) }
+        address = line.address
+        noColor = line.noColor
+        if line.version {
+            Output(noColor: true).line("alarmctl \(AlarmCtl.version)")
+            return 0
         }
-        let command = args.isEmpty ? "list" : args.removeFirst()
+        let command = line.command ?? "list"
+        if line.help {
+            // "--help" anywhere: the usage of the command on the line, as `git --help commit` has it.
+            Output(noColor: true).line(line.command.flatMap { Usage.commands[$0] } ?? Usage.main)
+            return 0
+        }
         if command == "help" {
-            let topic = args.first.flatMap { Usage.commands[$0] } ?? Usage.main
+            let topic = line.positional.first.flatMap { Usage.commands[$0] } ?? Usage.main
             Output(noColor: true).line(topic)
             return 0
         }
         let out = Output(noColor: noColor)
-        if args.contains("--help") || args == ["-h"], let text = Usage.commands[command] {
-            out.line(text)
-            return 0
-        }
+        let a = Arguments(line)
         switch command {
-        case "list": return try Commands(try connect(), out).list(args)
-        case "alarm": return try Commands(try connect(), out).alarm(args)
-        case "timer": return try Commands(try connect(), out).timer(args)
-        case "update": return try Commands(try connect(), out).update(args)
-        case "pause", "resume", "stop", "snooze", "cancel": return try Commands(try connect(), out).transition(command, args)
-        case "auth": return try Commands(try connect(), out).auth(args)
-        case "status": return try Commands(try connect(), out).status(args)
-        case "watch": return try Watch(try connect(), out).run(args)
-        case "monitor": return try Monitor(try connect(), out).run(args)
-        case "panel": return try Panel(try connect(), out, address: address).run(args)
-        case "__complete": return try Commands(try connect(), out).complete(args)
+        case "list": return try Commands(try connect(), out).list(a)
+        case "alarm": return try Commands(try connect(), out).alarm(a)
+        case "timer": return try Commands(try connect(), out).timer(a)
+        case "update": return try Commands(try connect(), out).update(a)
+        case "pause", "resume", "stop", "snooze", "cancel": return try Commands(try connect(), out).transition(command, a)
+        case "auth": return try Commands(try connect(), out).auth(a)
+        case "status": return try Commands(try connect(), out).status(a)
+        case "watch": return try Watch(try connect(), out).run(a)
+        case "monitor": return try Monitor(try connect(), out).run(a)
+        case "panel": return try Panel(try connect(), out, address: address).run(a)
+        case "__complete": return try Commands(try connect(), out).complete(a.positional)
         default: throw .usage("unknown command '\(command)'")
         }
     }

@@ -21,12 +21,11 @@ struct Commands {
 
     // MARK: list
 
-    func list(_ argv: [String]) throws(CLIError) -> Int32 {
-        let a = try Arguments(argv, command: "list", flags: ["json", "all"])
+    func list(_ a: Arguments) throws(CLIError) -> Int32 {
         guard a.positional.isEmpty else { throw .usage("'list' takes no arguments", command: "list") }
         let items = try alarms()
-        if a.flags.contains("json") {
-            out.line(JSON.text(items.map { JSON.object($0.properties) }))
+        if let mode = a.json {
+            out.line(JSON.text(items.map { JSON.object($0.properties) }, mode))
             return 0
         }
         let sorted = AlarmSnapshot.readingOrder(items)
@@ -77,40 +76,37 @@ struct Commands {
 
     // MARK: alarm, timer, update
 
-    func alarm(_ argv: [String]) throws(CLIError) -> Int32 {
-        let a = try Arguments(argv, command: "alarm", valued: ["days", "title", "sound", "snooze", "pre-alert", "id"])
+    func alarm(_ a: Arguments) throws(CLIError) -> Int32 {
         guard a.positional.count == 1 else {
             throw .usage(a.positional.isEmpty ? "'alarm' needs a time: HH:MM or \"YYYY-MM-DD HH:MM\"" : "'alarm' takes one time; quote a date and time: \"2026-12-24 18:00\"", command: "alarm")
         }
-        var config: [(String, Value)] = [("title", .string(a.values["title"] ?? "Alarm"))]
+        var config: [(String, Value)] = [("title", .string(try title(a.values["title"] ?? "Alarm", command: "alarm")))]
         config += try when(a.positional[0], days: a.values["days"], command: "alarm")
         config += try common(a, command: "alarm")
-        let id = try schedule(a.values["id"], config)
+        let id = try schedule(a.values["id"], config, command: "alarm")
         let s = try snapshot(id)
         let repeatText = s.weekdays.isEmpty ? "" : ", \(TimeText.days(s.weekdays))"
         out.line("Alarm \(IDPrefix.short(id)) \"\(s.title)\" set for \(TimeText.local(s.fireTime, now: now)) (\(TimeText.relative(s.fireTime, from: now))\(repeatText)).")
         return 0
     }
 
-    func timer(_ argv: [String]) throws(CLIError) -> Int32 {
-        let a = try Arguments(argv, command: "timer", valued: ["title", "warn", "message", "id"], flags: ["silent"])
+    func timer(_ a: Arguments) throws(CLIError) -> Int32 {
         guard a.positional.count == 1 else { throw .usage("'timer' needs one duration, such as 25m or 1h30m", command: "timer") }
         let seconds = try duration(a.positional[0], what: "duration", command: "timer")
-        var config: [(String, Value)] = [("title", .string(a.values["title"] ?? "Timer")), ("duration", .uint64(seconds))]
+        var config: [(String, Value)] = [("title", .string(try title(a.values["title"] ?? "Timer", command: "timer"))),
+                                         ("duration", .uint64(seconds))]
         config += try common(a, command: "timer")
         if a.flags.contains("silent") { config.append(("ring", .bool(false))) }
-        let id = try schedule(a.values["id"], config)
+        let id = try schedule(a.values["id"], config, command: "timer")
         let s = try snapshot(id)
         out.line("Timer \(IDPrefix.short(id)) \"\(s.title)\" \(s.ring ? "rings" : "ends") \(TimeText.relative(s.fireTime, from: now)) (at \(TimeText.local(s.fireTime, now: now))).")
         return 0
     }
 
-    func update(_ argv: [String]) throws(CLIError) -> Int32 {
-        let a = try Arguments(argv, command: "update", valued: ["title", "sound", "snooze", "pre-alert", "days", "time",
-                                                                "duration", "warn", "message"])
+    func update(_ a: Arguments) throws(CLIError) -> Int32 {
         guard a.positional.count == 1 else { throw .usage("'update' needs one alarm id", command: "update") }
         var changes: [(String, Value)] = [], clear: [String] = []
-        if let t = a.values["title"] { changes.append(("title", .string(t))) }
+        if let t = a.values["title"] { changes.append(("title", .string(try title(t, command: "update")))) }
         if let t = a.values["time"] {
             changes += try when(t, days: nil, command: "update")
         }
@@ -122,27 +118,98 @@ struct Commands {
         changes += try common(a, command: "update")
         guard !changes.isEmpty || !clear.isEmpty else { throw .usage("'update' needs something to change", command: "update") }
         let target = try resolve(a.positional[0])
-        do { try proxy.update(target.id, changes: changes, clear: clear) } catch {
-            throw .bus(error, doing: "cannot update \(IDPrefix.short(target.id))")
+        // Options that belong to the other kind, named before the daemon refuses them in the
+        // words of its configuration keys.
+        let wrongKind = (target.isTimer ? ["time", "days"] : ["duration"]).filter { a.values[$0] != nil }
+        if let option = wrongKind.first {
+            throw .usage("\(IDPrefix.short(target.id)) \"\(target.title)\" is \(target.isTimer ? "a timer" : "an alarm"): --\(option) "
+                         + (target.isTimer ? "is for alarms; a timer takes --duration" : "is for timers; an alarm takes --time"),
+                         command: "update")
         }
-        out.line("Updated \(IDPrefix.short(target.id)) \"\(target.title)\".")
+        do { try proxy.update(target.id, changes: changes, clear: clear) } catch {
+            throw .bus(Self.inOptionWords(error, command: "update"), doing: "cannot update \(IDPrefix.short(target.id)) \"\(target.title)\"")
+        }
+        // The alarm as it is now: what the change made of it, not the title it had before.
+        let s = try snapshot(target.id)
+        out.line("Updated \(IDPrefix.short(s.id)) \"\(s.title)\": \(summary(s)).")
         return 0
+    }
+
+    /// One alarm in a phrase: "timer, rings in 30 min (at 12:55)", "alarm, set for 07:30 (in 9 h), mon-fri".
+    private func summary(_ s: AlarmSnapshot) -> String {
+        let t = now
+        let repeatText = s.weekdays.isEmpty ? "" : ", \(TimeText.days(s.weekdays))"
+        switch s.state {
+        case "alerting": return "\(s.kind), ringing"
+        case "paused": return "\(s.kind), paused with \(TimeText.clock(s.remaining(at: t))) left\(repeatText)"
+        case "countdown":
+            let verb = s.isTimer && !s.ring ? "ends" : "rings"
+            return "\(s.kind), \(verb) \(TimeText.relative(s.fireTime, from: t)) (at \(TimeText.local(s.fireTime, now: t)))\(repeatText)"
+        default:
+            return "\(s.kind), set for \(TimeText.local(s.fireTime, now: t)) (\(TimeText.relative(s.fireTime, from: t)))\(repeatText)"
+        }
+    }
+
+    /// A title the daemon would refuse for being blank, refused here with the option's name.
+    private func title(_ text: String, command: String) throws(CLIError) -> String {
+        guard text.unicodeScalars.contains(where: { !$0.properties.isWhitespace }) else {
+            throw .usage("--title must not be empty", command: command)
+        }
+        return text
+    }
+
+    /// The options that set each configuration key, for the daemon's "key: reason" messages.
+    private static func option(forKey key: String, command: String) -> String? {
+        switch key {
+        case "title": return "--title"
+        case "sound": return "--sound"
+        case "post_alert": return "--snooze"
+        case "pre_alert": return "--pre-alert"
+        case "warning_threshold": return "--warn"
+        case "completion_message": return "--message"
+        case "weekdays": return "--days"
+        case "hour", "minute", "fixed_date": return command == "update" ? "--time" : "the time"
+        case "duration", "end_date": return command == "update" ? "--duration" : "the duration"
+        case "id": return "--id"
+        default: return nil
+        }
+    }
+
+    /// An InvalidArgument names the configuration key ("post_alert: …"); the person typed an
+    /// option (--snooze), so that is what the message names.
+    static func inOptionWords(_ error: BusError, command: String) -> BusError {
+        guard error.name == Contract.ErrorName.invalidArgument, let colon = error.message.firstIndex(of: ":"),
+              let option = option(forKey: String(error.message[..<colon]), command: command) else { return error }
+        return BusError(error.name, option + error.message[colon...])
     }
 
     /// Options alarm, timer and update share.
     private func common(_ a: Arguments, command: String) throws(CLIError) -> [(String, Value)] {
         var c: [(String, Value)] = []
         if let s = a.values["sound"] { c.append(("sound", .string(s))) }
-        if let s = a.values["snooze"] { c.append(("post_alert", .uint32(UInt32(clamping: try duration(s, what: "--snooze", command: command))))) }
-        if let s = a.values["pre-alert"] { c.append(("pre_alert", .uint32(UInt32(clamping: try duration(s, what: "--pre-alert", command: command))))) }
-        if let s = a.values["warn"] { c.append(("warning_threshold", .uint32(UInt32(clamping: try duration(s, what: "--warn", command: command))))) }
+        // The ranges of the keys these options set (docs/API.md): a snooze of 1 s to a day, a
+        // pre-alert of up to a week; 0 turns a pre-alert or a warning off.
+        if let s = a.values["snooze"] {
+            c.append(("post_alert", .uint32(UInt32(try duration(s, what: "--snooze", command: command, range: 1...86_400)))))
+        }
+        if let s = a.values["pre-alert"] {
+            c.append(("pre_alert", .uint32(UInt32(try duration(s, what: "--pre-alert", command: command, zero: true, range: 1...7 * 86_400)))))
+        }
+        if let s = a.values["warn"] {
+            c.append(("warning_threshold", .uint32(UInt32(clamping: try duration(s, what: "--warn", command: command, zero: true)))))
+        }
         if let s = a.values["message"] { c.append(("completion_message", .string(s))) }
         return c
     }
 
     private func when(_ text: String, days: String?, command: String) throws(CLIError) -> [(String, Value)] {
-        guard let w = CommandInput.time(text) else {
+        let w: CommandInput.When
+        switch CommandInput.readTime(text) {
+        case .success(let v): w = v
+        case .failure(.unreadable):
             throw .usage("cannot read the time '\(text)': use HH:MM (07:30) or \"YYYY-MM-DD HH:MM\" (\"2026-12-24 18:00\")", command: command)
+        case .failure(.invalid(let reason)):
+            throw .usage("the time '\(text)' does not exist: \(reason)", command: command)
         }
         switch w {
         case .wallClock(let h, let m):
@@ -154,6 +221,9 @@ struct Commands {
             return c
         case .fixed(let seconds):
             if days != nil { throw .usage("--days repeats a time of day (HH:MM), not a fixed date", command: command) }
+            if seconds <= Int64(now / usecPerSecond) {
+                throw .usage("'\(text)' is in the past: give a date and time still to come", command: command)
+            }
             return [("fixed_date", .int64(seconds))]
         }
     }
@@ -162,15 +232,21 @@ struct Commands {
         .usage("cannot read the days '\(d)': use mon-fri, weekends, daily, never or a list such as mon,wed,fri", command: command)
     }
 
-    private func duration(_ text: String, what: String, command: String) throws(CLIError) -> UInt64 {
-        guard let s = CommandInput.duration(text) else {
+    private func duration(_ text: String, what: String, command: String, zero: Bool = false,
+                          range: ClosedRange<UInt64> = 1...DurationGrammar.maximumSeconds) throws(CLIError) -> UInt64 {
+        switch CommandInput.readDuration(text, zero: zero, range: range) {
+        case .success(let s): return s
+        case .failure(.unreadable):
             throw .usage("cannot read the \(what) '\(text)': use seconds (90) or units such as 30s, 25m, 1h30m, 1d12h", command: command)
+        case .failure(.invalid(let reason)):
+            throw .usage("\(what == "duration" ? "the duration" : what) '\(text)' \(reason)" + (zero ? " (0 for none)" : ""), command: command)
         }
-        return s
     }
 
-    private func schedule(_ id: String?, _ config: [(String, Value)]) throws(CLIError) -> String {
-        do { return try proxy.schedule(id: id ?? "", config) } catch { throw .bus(error, doing: "cannot schedule") }
+    private func schedule(_ id: String?, _ config: [(String, Value)], command: String) throws(CLIError) -> String {
+        do { return try proxy.schedule(id: id ?? "", config) } catch {
+            throw .bus(Self.inOptionWords(error, command: command), doing: "cannot set the \(command)")
+        }
     }
 
     private func snapshot(_ id: String) throws(CLIError) -> AlarmSnapshot {
@@ -198,8 +274,7 @@ struct Commands {
 
     private enum Target { case text(String), alarm(AlarmSnapshot) }
 
-    func transition(_ verb: String, _ argv: [String]) throws(CLIError) -> Int32 {
-        let a = try Arguments(argv, command: verb)
+    func transition(_ verb: String, _ a: Arguments) throws(CLIError) -> Int32 {
         var targets: [Target] = a.positional.map { .text($0) }
         if targets.isEmpty {
             // A panel's click cannot name an alarm: stop and snooze without ids mean every ringing one.
@@ -225,7 +300,7 @@ struct Commands {
                     default: try proxy.cancel(s.id)
                     }
                 } catch {
-                    throw CLIError.bus(error, doing: "cannot \(verb) \(IDPrefix.short(s.id)) \"\(s.title)\"")
+                    throw refusal(error, verb: verb, alarm: s)
                 }
                 let done = ["pause": "Paused", "resume": "Resumed", "stop": "Stopped", "snooze": "Snoozed", "cancel": "Cancelled"][verb]!
                 out.line("\(done) \(IDPrefix.short(s.id)) \"\(s.title)\".")
@@ -237,16 +312,47 @@ struct Commands {
         return status
     }
 
+    /// The state each verb needs, in the words `list` shows.
+    static let neededState = ["pause": "counting down", "resume": "paused", "stop": "ringing", "snooze": "ringing"]
+
+    /// What a transition's refusal means to whoever typed the verb. The daemon's InvalidState
+    /// speaks of its methods ("Countdown needs an alarm in state 'alerting'"), which are not the
+    /// words on the command line: say the verb, the alarm and the state it is really in.
+    private func refusal(_ error: BusError, verb: String, alarm s: AlarmSnapshot) -> CLIError {
+        let named = "cannot \(verb) \(IDPrefix.short(s.id)) \"\(s.title)\""
+        guard error.name == Contract.ErrorName.invalidState, let needed = Self.neededState[verb] else {
+            return CLIError.bus(error, doing: named)
+        }
+        // The state now, not the one read before the call: it may have moved on since.
+        let current = (try? proxy.alarms())?.first { $0.id == s.id } ?? s
+        return CLIError(code: 1, message: "\(named): it is \(stateWords(current)), not \(needed) (\(error.name))")
+    }
+
+    /// "counting down (rings in 24 min)", "scheduled for Tue 07:30", "paused with 3:00 left".
+    private func stateWords(_ s: AlarmSnapshot) -> String {
+        let t = now
+        switch s.state {
+        case "alerting": return "ringing"
+        case "paused": return "paused with \(TimeText.clock(s.remaining(at: t))) left"
+        case "countdown":
+            let verb = s.isTimer && !s.ring ? "ends" : "rings"
+            return "counting down (\(verb) \(TimeText.relative(s.fireTime, from: t)))"
+        case "scheduled": return "scheduled for \(TimeText.local(s.fireTime, now: t))"
+        default: return "'\(s.state)'"
+        }
+    }
+
     // MARK: auth, status, completion
 
-    func auth(_ argv: [String]) throws(CLIError) -> Int32 {
-        let a = try Arguments(argv, command: "auth")
+    func auth(_ a: Arguments) throws(CLIError) -> Int32 {
         let sub = a.positional.first ?? "list"
         if sub == "list" {
             guard a.positional.count <= 1 else { throw .usage("'auth list' takes no arguments", command: "auth") }
             let all: [(app: String, state: String)]
             do { all = try proxy.authorizations() } catch { throw .bus(error, doing: "cannot list authorizations") }
-            if all.isEmpty {
+            if let mode = a.json {
+                out.line(JSON.text(Dictionary(all.map { ($0.app, $0.state) }, uniquingKeysWith: { x, _ in x }), mode))
+            } else if all.isEmpty {
                 out.line("No app has asked to set alarms yet.")
             } else {
                 out.table(["APP", "STATE"], all.map { [$0.app, $0.state] })
@@ -255,6 +361,7 @@ struct Commands {
         }
         let states = ["allow": "authorized", "deny": "denied", "reset": "notDetermined"]
         guard let state = states[sub] else { throw .usage("unknown 'auth' command '\(sub)': use list, allow, deny or reset", command: "auth") }
+        if a.json != nil { throw .usage("'auth \(sub)' prints no JSON: --json works with \(Invocation.jsonCommands)", command: "auth") }
         guard a.positional.count == 2 else { throw .usage("'auth \(sub)' needs one app id, such as org.gnome.clocks", command: "auth") }
         let app = a.positional[1]
         do { try proxy.setAuthorization(app: app, state: state) } catch { throw .bus(error, doing: "cannot \(sub) \(app)") }
@@ -262,11 +369,10 @@ struct Commands {
         return 0
     }
 
-    func status(_ argv: [String]) throws(CLIError) -> Int32 {
-        let a = try Arguments(argv, command: "status")
+    func status(_ a: Arguments) throws(CLIError) -> Int32 {
         guard a.positional.isEmpty else { throw .usage("'status' takes no arguments", command: "status") }
         guard proxy.isRunning else {
-            out.line("alarmd: not running")
+            if let mode = a.json { out.line(JSON.text(["running": false], mode)) } else { out.line("alarmd: not running") }
             Output.error("alarmd is not running.\n" + CLIError.notRunningHint)
             return 3
         }
@@ -275,6 +381,24 @@ struct Commands {
         let next = proxy.nextFireTime
         let nextAlarm = items.filter { !$0.isAlerting && $0.fireTime == next }.first
         let counting = items.filter(\.isCountingDown).count, ringing = items.filter(\.isAlerting).count
+        let recovery = proxy.storeRecovery
+        if let mode = a.json {
+            // What the text below shows, as values: the names are documented in alarmctl(1).
+            let o: [String: Any] = [
+                "running": true,
+                "version": proxy.version,
+                "next_fire_usec": next,
+                "next_alarm": nextAlarm.map { ["id": $0.id, "title": $0.title, "kind": $0.kind] as [String: Any] } ?? NSNull(),
+                "wake_supported": proxy.wakeSupported,
+                "store_path": proxy.storePath,
+                "alarms": items.count,
+                "counting_down": counting,
+                "ringing": ringing,
+                "store_recovery": recovery.isEmpty ? NSNull() : recovery as Any,
+            ]
+            out.line(JSON.text(o, mode))
+            return 0
+        }
         let rows: [(String, String)] = [
             ("alarmd", "running, version \(proxy.version)"),
             ("next alarm", next == 0 ? "none" : "\(TimeText.local(next, now: t)) (\(TimeText.relative(next, from: t)))" + (nextAlarm.map { ": \($0.title)" } ?? "")),
@@ -283,7 +407,6 @@ struct Commands {
             ("alarms", "\(items.count)" + (counting + ringing > 0 ? " (\(counting) counting down, \(ringing) ringing)" : "")),
         ]
         for (k, v) in rows { out.line(out.styled(k.leftPadded(to: 10), .bold) + ": " + v) }
-        let recovery = proxy.storeRecovery
         if let reason = recovery[Contract.StoreRecovery.reason] {
             typealias Key = Contract.StoreRecovery
             let when = recovery[Key.time].flatMap { ISO8601DateFormatter().date(from: $0) }

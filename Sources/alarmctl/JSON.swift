@@ -1,3 +1,4 @@
+import AlarmClient
 import AlarmCore
 import Foundation
 
@@ -26,8 +27,11 @@ enum JSON {
 
     static func object(_ properties: [String: Value]) -> [String: Any] { properties.mapValues(value) }
 
-    static func text(_ object: Any) -> String {
-        guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]) else { return "null" }
+    /// `short`: one line; `pretty`: indented. Keys sorted either way, so output diffs well.
+    static func text(_ object: Any, _ mode: JSONMode = .short) -> String {
+        var options: JSONSerialization.WritingOptions = [.sortedKeys, .withoutEscapingSlashes]
+        if mode == .pretty { options.insert(.prettyPrinted) }
+        guard let data = try? JSONSerialization.data(withJSONObject: object, options: options) else { return "null" }
         return String(decoding: data, as: UTF8.self)
     }
 }

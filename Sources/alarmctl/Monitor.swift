@@ -7,7 +7,7 @@ import SDBus
 final class Monitor {
     let proxy: AlarmManagerProxy
     let out: Output
-    private var json = false
+    private var json: JSONMode?
     private var started = false
 
     init(_ proxy: AlarmManagerProxy, _ out: Output) {
@@ -15,10 +15,9 @@ final class Monitor {
         self.out = out
     }
 
-    func run(_ argv: [String]) throws(CLIError) -> Int32 {
-        let a = try Arguments(argv, command: "monitor", flags: ["json"])
+    func run(_ a: Arguments) throws(CLIError) -> Int32 {
         guard a.positional.isEmpty else { throw .usage("'monitor' takes no arguments", command: "monitor") }
-        json = a.flags.contains("json")
+        json = a.json
         let live = try Live(proxy)
         live.exitWhenOutputCloses()
         try live.start({ [unowned self, unowned live] e in self.print(e, running: live.running, count: live.alarms.count) }, tick: {})
@@ -29,11 +28,13 @@ final class Monitor {
         let now = SystemClock().now()
         let stamp = Self.seconds(now)
         func emit(_ kind: String, _ text: String, _ fields: [String: Any]) {
-            if json {
+            if let json {
                 var o = fields
                 o["event"] = kind
                 o["time_usec"] = now
-                out.line(JSON.text(o))
+                // pretty indents each event over several lines, one object after another as
+                // journalctl -o json-pretty prints; short keeps one object per line.
+                out.line(JSON.text(o, json))
             } else {
                 out.line("\(stamp) \(kind.padding(toLength: 13, withPad: " ", startingAt: 0)) \(text)")
             }

@@ -34,8 +34,7 @@ final class Panel {
         self.address = address
     }
 
-    func run(_ argv: [String]) throws(CLIError) -> Int32 {
-        let a = try Arguments(argv, command: "panel", valued: ["format"])
+    func run(_ a: Arguments) throws(CLIError) -> Int32 {
         guard a.positional.isEmpty else { throw .usage("'panel' takes no arguments", command: "panel") }
         guard let f = PanelFormat(rawValue: a.values["format"] ?? "plain") else {
             throw .usage("unknown format '\(a.values["format"] ?? "")': use waybar, i3bar, polybar or plain", command: "panel")

@@ -1,7 +1,7 @@
 /// `--help` for alarmctl and each of its commands.
 enum Usage {
     static let main = """
-        usage: alarmctl [--address ADDRESS] [--no-color] COMMAND [ARGS…]
+        usage: alarmctl [OPTIONS…] COMMAND [ARGS…] [OPTIONS…]
 
         Set, watch, snooze and stop alarms and timers kept by alarmd.
 
@@ -16,15 +16,22 @@ enum Usage {
           watch                        a live full-screen view (q quits)
           monitor [--json]             one line per event as it happens
           panel [--format FORMAT]      a line per change for waybar, i3bar, polybar or plain text
-          auth list|allow|deny|reset   which apps may set alarms
-          status                       alarmd's version, next alarm, wake support and store
+          auth list|allow|deny|reset   which apps may set alarms (auth list takes --json)
+          status [--json]              alarmd's version, next alarm, wake support and store
           help [COMMAND]               this text, or a command's
 
         IDs may be shortened to any unique prefix, as git takes commit ids.
         Options:
           --address ADDRESS   use the bus at ADDRESS instead of the session bus
           --no-color          no colour (also when NO_COLOR is set or output is not a terminal)
+          --json[=MODE]       JSON instead of text, for list, status, auth list and monitor: MODE short
+                              (one line; what --json alone means), pretty (indented) or off
           --version           print alarmctl's version
+          -h, --help          this text; after a command, that command's
+        These options go anywhere on the line, before or after the command and its arguments, as
+        with systemctl: 'alarmctl list --no-color' is 'alarmctl --no-color list'. A command's own
+        options go after the command. '--' ends the options: what follows is an argument even when
+        it starts with '-'.
 
         Exit status: 0 done, 1 alarmd refused, 2 usage error, 3 alarmd not running, 4 not authorized,
         5 no such alarm, 6 ambiguous id prefix.
@@ -32,11 +39,12 @@ enum Usage {
 
     static let commands: [String: String] = [
         "list": """
-            usage: alarmctl list [--json] [--all]
+            usage: alarmctl list [--json[=pretty|short]] [--all]
 
             Lists your alarms and timers: ringing first, then by when they fire.
-              --json   the alarms as JSON, with every property alarmd reports (as GetAlarms does)
-              --all    full ids and more columns (sound, snooze, pre-alert)
+              --json[=MODE]   the alarms as a JSON array, with every property alarmd reports (as
+                              GetAlarms does); short: one line (--json alone), pretty: indented
+              --all           full ids and more columns (sound, snooze, pre-alert)
             """,
         "alarm": """
             usage: alarmctl alarm TIME [--days DAYS] [--title TEXT] [--sound SOUND] [--snooze DURATION]
@@ -63,10 +71,23 @@ enum Usage {
             """,
         "update": """
             usage: alarmctl update ID [--title TEXT] [--sound SOUND] [--snooze DURATION] [--pre-alert DURATION]
-                                      [--days DAYS] [--time HH:MM] [--duration DURATION] [--warn DURATION]
+                                      [--days DAYS] [--time TIME] [--duration DURATION] [--warn DURATION]
                                       [--message TEXT]
 
-            Changes an alarm or timer; what is not named stays. A new --duration restarts a timer.
+            Changes an alarm or timer; what is not named stays. Then prints it as it is now.
+              --title TEXT          what the alert says: --title "Pizza (large)"
+              --sound SOUND         default, beacon, chime, a sound-theme event or a file: --sound chime
+              --snooze DURATION     how long snooze waits, 1s to 1d: --snooze 10m
+              --pre-alert DURATION  an alarm counts down this long before it rings, 0 for none: --pre-alert 15m
+              --days DAYS           an alarm's repeat days, never for none: --days mon-fri
+              --time TIME           an alarm's new time, HH:MM or "YYYY-MM-DD HH:MM": --time 06:30
+              --duration DURATION   a timer's new length; it starts counting again: --duration 30m
+              --warn DURATION       a timer's warning this long before its end, 0 for none: --warn 2m
+              --message TEXT        what a timer says when it ends: --message "Take it out"
+
+            Examples:
+              alarmctl update 3f8f --title "Pizza (large)" --duration 30m
+              alarmctl update 0b6c --time 06:30 --days weekdays
             """,
         "pause": "usage: alarmctl pause ID…\n\nPauses counting-down timers (and pre-alert countdowns).",
         "resume": "usage: alarmctl resume ID…\n\nResumes paused countdowns.",
@@ -81,10 +102,12 @@ enum Usage {
             at each change instead.
             """,
         "monitor": """
-            usage: alarmctl monitor [--json]
+            usage: alarmctl monitor [--json[=pretty|short]]
 
             Prints one line per event as alarmd announces it (added, changed, removed, authorization,
-            alarmd started or stopped). --json prints one JSON object per line.
+            alarmd started or stopped).
+              --json[=MODE]   one JSON object per event: short puts each on one line (--json alone),
+                              pretty indents each over several lines
             """,
         "panel": """
             usage: alarmctl panel [--format waybar|i3bar|polybar|plain]
@@ -95,18 +118,23 @@ enum Usage {
             click snoozes it. polybar: text with colour and click actions. Exits when its output closes.
             """,
         "auth": """
-            usage: alarmctl auth list
+            usage: alarmctl auth list [--json[=pretty|short]]
                    alarmctl auth allow APP | deny APP | reset APP
 
             Shows or decides which apps may set alarms. reset makes alarmd ask the user again.
+              --json[=MODE]   auth list as one JSON object, app id → authorized, denied or
+                              notDetermined; short: one line (--json alone), pretty: indented
             """,
         "status": """
-            usage: alarmctl status
+            usage: alarmctl status [--json[=pretty|short]]
 
             Shows whether alarmd is running, its version, the next alarm, whether alarms can wake the
             machine, where the alarms are stored and how many there are, and, when alarmd had to set a
             damaged store aside, why, where it is kept and how to get its alarms back. Exits 3 when
             alarmd is not running.
+              --json[=MODE]   the same as one JSON object (keys in alarmctl(1)): running, version,
+                              next_fire_usec, next_alarm, wake_supported, store_path, alarms,
+                              counting_down, ringing, store_recovery; short: one line, pretty: indented
             """,
         "help": "usage: alarmctl help [COMMAND]",
     ]

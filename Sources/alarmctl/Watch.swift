@@ -17,8 +17,7 @@ final class Watch {
         self.out = out
     }
 
-    func run(_ argv: [String]) throws(CLIError) -> Int32 {
-        let a = try Arguments(argv, command: "watch")
+    func run(_ a: Arguments) throws(CLIError) -> Int32 {
         guard a.positional.isEmpty else { throw .usage("'watch' takes no arguments", command: "watch") }
         let live = try Live(proxy)
         self.live = live

@@ -72,18 +72,31 @@ import Testing
 
     @Test func resolutionOrder() {
         // A sandbox wins over whatever the caller registered.
-        #expect(SandboxIdentity.resolve(flatpakInfo: Self.clocksInfo, appArmorLabel: "snap.x.y", registered: "org.other.App")
+        #expect(SandboxIdentity.resolve(root: .flatpakInfo(Self.clocksInfo), appArmorLabel: "snap.x.y", registered: "org.other.App")
                 == .app("org.gnome.Clocks", sandboxed: true))
-        #expect(SandboxIdentity.resolve(flatpakInfo: nil, appArmorLabel: "snap.firefox.firefox (enforce)", registered: "org.mozilla.firefox")
+        #expect(SandboxIdentity.resolve(root: .plain, appArmorLabel: "snap.firefox.firefox (enforce)", registered: "org.mozilla.firefox")
                 == .app("snap.firefox", sandboxed: true))
-        #expect(SandboxIdentity.resolve(flatpakInfo: nil, appArmorLabel: "unconfined", registered: "org.example.Clock")
+        #expect(SandboxIdentity.resolve(root: .plain, appArmorLabel: "unconfined", registered: "org.example.Clock")
                 == .app("org.example.Clock", sandboxed: false))
-        #expect(SandboxIdentity.resolve(flatpakInfo: nil, appArmorLabel: nil, registered: nil) == .shell)
+        #expect(SandboxIdentity.resolve(root: .plain, appArmorLabel: nil, registered: nil) == .shell)
         // A sandbox that cannot be told is never the user's own tool.
-        if case .unidentified = SandboxIdentity.resolve(flatpakInfo: Self.runtimeInfo, appArmorLabel: nil, registered: nil) {} else {
+        if case .unidentified = SandboxIdentity.resolve(root: .flatpakInfo(Self.runtimeInfo), appArmorLabel: nil, registered: nil) {} else {
             Issue.record("a runtime-only Flatpak must not be the shell")
         }
-        #expect(SandboxIdentity.resolve(flatpakInfo: "", appArmorLabel: nil, registered: nil).appId == nil)
+        #expect(SandboxIdentity.resolve(root: .unreadableInfo("x"), appArmorLabel: nil, registered: nil).appId == nil)
+    }
+
+    /// Each refusal names its real cause: a root process on the user's bus is not "a Flatpak sandbox".
+    @Test func refusalsNameTheirCause() {
+        func why(_ root: SandboxIdentity.Root) -> String {
+            if case .unidentified(let why) = SandboxIdentity.resolve(root: root, appArmorLabel: nil, registered: "org.example.App") { return why }
+            return "not refused"
+        }
+        let uninspectable = why(.uninspectable("/proc/42/root: Permission denied"))
+        #expect(uninspectable.contains("may not look into its root") && uninspectable.contains("Permission denied")
+                && uninspectable.contains("another user") && !uninspectable.contains("Flatpak"), "\(uninspectable)")
+        #expect(why(.unreadableInfo("/proc/42/root/.flatpak-info cannot be read")).contains("cannot be read"))
+        #expect(why(.flatpakInfo(Self.runtimeInfo)).contains("without an application name"))
     }
 
     @Test func desktopEntryNames() {

@@ -140,7 +140,8 @@ private func printedId(_ h: Harness, _ out: String) throws -> String {
         #expect(refused.status == 1 && refused.err.contains(Contract.ErrorName.invalidState), "\(refused.err)")
         let missing = try ok.alarmctl(["stop", "0123"])
         #expect(missing.status == 5 && missing.err.contains("no alarm matches '0123'") && missing.err.contains("alarmctl list"))
-        for (args, needle) in [(["alarm", "25:00"], "cannot read the time '25:00'"), (["timer", "5 minutes"], "cannot read the duration"),
+        for (args, needle) in [(["timer", "5 minutes"], "cannot read the duration"),
+                               (["alarm", "7h30"], "cannot read the time '7h30'"), (["alarm", "25:00"], "there is no hour 25"),
                                (["alarm", "07:30", "--days", "funday"], "cannot read the days"), (["frobnicate"], "unknown command"),
                                (["list", "--bogus"], "unknown option --bogus"), (["timer"], "needs one duration"),
                                (["panel", "--format", "xml"], "unknown format")] {
@@ -455,5 +456,271 @@ private func syncMonitor(_ h: Harness, _ monitor: LiveCommand) throws {
         // Three changes within a millisecond or so: the spacing holds some back, and the last line
         // printed is the state after all three (Soup gone, Tea counting down).
         #expect(panel.waitFor { $0.last?.contains("TEA 10:00") == true || $0.last?.contains("TEA 9:5") == true }, "\(panel.lines)")
+    }
+}
+
+/// Issue #16, item 6: alarmctl as systemctl and git are used.
+extension AlarmctlTests {
+    /// Global options go anywhere on the line; a command's options after the command; "--" ends
+    /// the options; an unknown one is named wherever it stands.
+    @Test func globalOptionsGoAnywhereOnTheLine() throws {
+        let h = try Harness()
+        let set = try h.alarmctl(["timer", "10m", "--title", "-x- Tea", "--no-color"])
+        #expect(set.status == 0 && set.out.contains("\"-x- Tea\""), "a value may start with '-': \(set.err)")
+        let id = try printedId(h, set.out)
+
+        // On a terminal --no-color matters, before the command or after it.
+        func onTerminal(_ args: String) throws -> String {
+            var e = ProcessInfo.processInfo.environment
+            e.removeValue(forKey: "NO_COLOR")
+            return try runCommand("/usr/bin/script", ["-qec", "\(Products.alarmctl) --address '\(h.bus.address)' \(args)", "/dev/null"],
+                                  environment: e).out
+        }
+        #expect(try onTerminal("list").contains("\u{1B}["), "the control: colour on a terminal")
+        for args in ["list --no-color", "--no-color list", "list --all --no-color"] {
+            let out = try onTerminal(args)
+            #expect(out.contains("-x- Tea") && !out.contains("\u{1B}["), "\(args): \(out.debugDescription)")
+        }
+        // --address after the command and after its arguments.
+        let paused = try runCommand(Products.alarmctl, ["pause", String(id.prefix(8)), "--address", h.bus.address])
+        #expect(paused.status == 0 && paused.out.contains("Paused \(id.prefix(8))"), "\(paused.err)")
+        #expect(try h.snapshot(id)?.state == "paused")
+        let resumed = try runCommand(Products.alarmctl, ["resume", "--address=\(h.bus.address)", String(id.prefix(8))])
+        #expect(resumed.status == 0, "\(resumed.err)")
+        #expect(try h.snapshot(id)?.state == "countdown")
+        // --json after the command, before it, and after --all.
+        for args in [["list", "--json"], ["--json", "list"], ["list", "--all", "--json"]] {
+            let r = try h.alarmctl(args)
+            let parsed = try JSONSerialization.jsonObject(with: Data(r.out.utf8)) as? [[String: Any]]
+            #expect(r.status == 0 && parsed?.first?["Id"] as? String == id, "\(args): \(r.out)\(r.err)")
+        }
+        // --help anywhere: the usage of the command on the line, and nothing done.
+        for args in [["timer", "5m", "--help"], ["--help", "timer", "5m"], ["timer", "-h", "5m"]] {
+            let r = try h.alarmctl(args)
+            #expect(r.status == 0 && r.out.hasPrefix("usage: alarmctl timer"), "\(args): \(r.out)")
+        }
+        #expect(try h.alarmctl(["list", "--version"]).out.hasPrefix("alarmctl "))
+        #expect(try h.snapshots().count == 1, "help and version set nothing")
+
+        // "--" ends the options: what follows is an argument, even "--no-color".
+        let dashed = try h.alarmctl(["cancel", "--", "--no-color"])
+        #expect(dashed.status == 5 && dashed.err.contains("no alarm matches '--no-color'"), "\(dashed.err)")
+        // Unknown options exit 2 naming the option, wherever they stand.
+        for (args, needle) in [(["pause", "--frob", id], "unknown option --frob for 'pause'"), (["--frob", "list"], "unknown option --frob"),
+                               (["list", "-x"], "unknown option -x for 'list'"),
+                               (["--silent", "timer", "5m"], "option --silent belongs after its command"),
+                               (["list", "--json=yaml"], "--json takes pretty, short or off, not 'yaml'")] {
+            let r = try h.alarmctl(args)
+            #expect(r.status == 2 && r.err.contains(needle) && r.err.contains("--help"), "\(args): \(r.status) \(r.err)")
+        }
+        #expect(try h.snapshot(id)?.state == "countdown", "no refused line changed anything")
+
+        let help = try h.alarmctl(["--help"]).out
+        #expect(help.contains("These options go anywhere on the line, before or after the command and its arguments"), "\(help)")
+        #expect(help.contains("'--' ends the options") && help.contains("--json[=MODE]"))
+    }
+
+    /// `--json`, `--json=short` and `--json=pretty` on list, status, auth list and monitor, each
+    /// checked against what alarmd says over D-Bus.
+    @Test func jsonOnEveryCommandThatPrintsState() throws {
+        let h = try Harness()
+        let teaPath = try h.client.schedule([("title", .string("Tea")), ("duration", .string("10m"))])
+        let tea = try #require(AlarmID.id(fromPath: teaPath))
+        _ = try h.client.schedule([("title", .string("Get up")), ("hour", .uint32(6)), ("minute", .uint32(45))])
+        try h.client.call("SetAuthorization", [.string("org.example.Clock"), .string("authorized")])
+        try h.client.call("SetAuthorization", [.string("org.example.Spam"), .string("denied")])
+        let proxy = AlarmManagerProxy(bus: h.client.bus)
+        let snapshots = try h.snapshots()
+
+        func parse(_ args: [String]) throws -> (object: Any, lines: Int) {
+            let r = try h.alarmctl(args)
+            try #require(r.status == 0, "\(args): \(r.err)")
+            let object = try JSONSerialization.jsonObject(with: Data(r.out.utf8))
+            return (object, r.out.split(separator: "\n").count)
+        }
+
+        // list: one line short (as --json always printed), several pretty, the same array.
+        let short = try parse(["list", "--json=short"]), plain = try parse(["list", "--json"]), pretty = try parse(["list", "--json=pretty"])
+        #expect(short.lines == 1 && plain.lines == 1 && pretty.lines > snapshots.count * 10)
+        for (name, parsed) in [("short", short.object), ("plain", plain.object), ("pretty", pretty.object)] {
+            let items = try #require(parsed as? [[String: Any]], "\(name)")
+            #expect(Set(items.compactMap { $0["Id"] as? String }) == Set(snapshots.map(\.id)), "\(name)")
+            for s in snapshots {
+                let o = items.first { $0["Id"] as? String == s.id } ?? [:]
+                let state = o["State"] as? String, fire = (o["FireTimeUSec"] as? NSNumber)?.uint64Value
+                #expect(state == s.state && fire == s.fireTime, "\(name): \(s.id)")
+            }
+        }
+        #expect(try h.alarmctl(["list", "--json=off"]).out.hasPrefix("ID "), "off is the table")
+
+        // status: every field the text shows.
+        for mode in ["--json", "--json=pretty"] {
+            let (object, lines) = try parse(["status", mode])
+            let o = try #require(object as? [String: Any], "\(mode)")
+            #expect(mode == "--json" ? lines == 1 : lines > 10, "\(mode): \(lines) lines")
+            #expect(o["running"] as? Bool == true && o["version"] as? String == proxy.version, "\(o)")
+            #expect((o["next_fire_usec"] as? NSNumber)?.uint64Value == proxy.nextFireTime && proxy.nextFireTime > 0)
+            let next = try #require(o["next_alarm"] as? [String: Any], "\(o)")
+            #expect(next["id"] as? String == tea && next["title"] as? String == "Tea" && next["kind"] as? String == "timer")
+            #expect(o["wake_supported"] as? Bool == proxy.wakeSupported)
+            #expect(o["store_path"] as? String == proxy.storePath && proxy.storePath == h.storePath)
+            #expect(o["alarms"] as? Int == snapshots.count && o["counting_down"] as? Int == 1 && o["ringing"] as? Int == 0)
+            #expect(o["store_recovery"] is NSNull, "no recovery: null, the key still there")
+            #expect(Set(o.keys) == ["running", "version", "next_fire_usec", "next_alarm", "wake_supported", "store_path", "alarms",
+                                    "counting_down", "ringing", "store_recovery"], "the keys alarmctl(1) documents")
+        }
+
+        // auth list: app → state, as ListAuthorizations has it.
+        for mode in ["--json", "--json=pretty"] {
+            let auth = try #require(try parse(["auth", "list", mode]).object as? [String: String])
+            #expect(auth == Dictionary(uniqueKeysWithValues: try proxy.authorizations().map { ($0.app, $0.state) }), "\(auth)")
+            #expect(auth == ["org.example.Clock": "authorized", "org.example.Spam": "denied"])
+        }
+        let allow = try h.alarmctl(["auth", "allow", "org.example.X", "--json"])
+        #expect(allow.status == 2 && allow.err.contains("prints no JSON"), "\(allow.err)")
+        let timer = try h.alarmctl(["timer", "5m", "--json"])
+        #expect(timer.status == 2 && timer.err.contains("'timer' prints no JSON: --json works with list, status, auth list and monitor"))
+        #expect(try h.snapshots().count == snapshots.count, "the refused timer was not set")
+
+        // monitor --json=pretty: each event indented over several lines, objects one after another.
+        let monitor = try h.liveAlarmctl(["monitor", "--json=pretty"])
+        try syncMonitor(h, monitor)
+        let skip = monitor.drain().count
+        let eggPath = try h.client.schedule([("title", .string("Egg")), ("duration", .string("5m"))])
+        let egg = try #require(AlarmID.id(fromPath: eggPath))
+        #expect(monitor.waitFor { $0.dropFirst(skip).contains { $0.contains("\"event\" : \"added\"") } })
+        #expect(monitor.waitFor { lines in
+            let rest = Array(lines.dropFirst(skip))
+            guard let added = rest.firstIndex(where: { $0.contains("\"event\" : \"added\"") }) else { return false }
+            return rest[added...].contains("}")
+        })
+        let rest = Array(monitor.drain().dropFirst(skip))
+        let added = try #require(rest.firstIndex { $0.contains("\"event\" : \"added\"") })
+        let start = try #require(rest[..<added].lastIndex(of: "{"))
+        let end = try #require(rest[added...].firstIndex(of: "}"))
+        #expect(end - start > 3, "indented over several lines")
+        let event = try #require(try JSONSerialization.jsonObject(with: Data(rest[start...end].joined(separator: "\n").utf8)) as? [String: Any])
+        #expect(event["id"] as? String == egg && (event["alarm"] as? [String: Any])?["State"] as? String == "countdown")
+
+        // A bus without alarmd: running false, exit 3.
+        let bare = try TestBus()
+        let off = try runCommand(Products.alarmctl, ["status", "--json", "--address", bare.address])
+        #expect(off.status == 3 && (try? JSONSerialization.jsonObject(with: Data(off.out.utf8)) as? [String: Bool]) == ["running": false], "\(off.out)")
+    }
+
+    /// After alarmd set a damaged store aside, status --json carries the recovery as the
+    /// StoreRecovery property has it.
+    @Test func statusJSONCarriesAStoreRecovery() throws {
+        let h = try Harness()
+        _ = try h.client.schedule([("title", .string("Lost")), ("duration", .string("1h"))])
+        h.stopDaemon(kill9: false)
+        try Data(repeating: 0x5a, count: 8192).write(to: URL(fileURLWithPath: h.storePath))
+        try h.start()
+        let recovery = try h.storeRecovery
+        try #require(recovery[Contract.StoreRecovery.reason] != nil, "\(recovery)")
+        let r = try h.alarmctl(["status", "--json"])
+        #expect(r.status == 0, "\(r.err)")
+        let o = try #require(try JSONSerialization.jsonObject(with: Data(r.out.utf8)) as? [String: Any])
+        #expect(o["store_recovery"] as? [String: String] == recovery, "\(o)")
+        #expect(o["alarms"] as? Int == 0 && o["next_alarm"] is NSNull && (o["next_fire_usec"] as? NSNumber)?.uint64Value == 0)
+    }
+
+    /// A refused transition says the command typed, the alarm and its real state; never the
+    /// D-Bus method behind it.
+    @Test func refusalsSpeakInTheWordsOfTheCommand() throws {
+        let h = try Harness()
+        let methods = ["Countdown", "Pause", "Resume", "Stop", "Schedule", "Update", "Cancel", "GetAlarms", "needs an alarm in state"]
+        func refused(_ args: [String], _ needles: [String], status: Int32 = 1, sourceLocation: SourceLocation = #_sourceLocation) throws {
+            let r = try h.alarmctl(args)
+            #expect(r.status == status, "\(args): \(r.status) \(r.err)", sourceLocation: sourceLocation)
+            for n in needles { #expect(r.err.contains(n), "\(args): no '\(n)' in \(r.err)", sourceLocation: sourceLocation) }
+            for m in methods { #expect(!r.err.contains(m), "\(args): a D-Bus name '\(m)' in \(r.err)", sourceLocation: sourceLocation) }
+        }
+        let pizza = try printedId(h, try h.alarmctl(["timer", "25m", "--title", "Pizza"]).out)
+        let p = String(pizza.prefix(8))
+        try refused(["snooze", p], ["cannot snooze \(p) \"Pizza\": it is counting down (rings in ", "not ringing"])
+        try refused(["stop", p], ["cannot stop \(p) \"Pizza\": it is counting down", "not ringing"])
+        try refused(["resume", p], ["cannot resume \(p) \"Pizza\": it is counting down", "not paused"])
+        #expect(try h.alarmctl(["pause", p]).status == 0)
+        try refused(["pause", p], ["cannot pause \(p) \"Pizza\": it is paused with ", "left, not counting down"])
+        try refused(["snooze", p], ["cannot snooze \(p) \"Pizza\": it is paused", "not ringing"])
+
+        let up = try printedId(h, try h.alarmctl(["alarm", "07:30", "--title", "Get up"]).out)
+        let u = String(up.prefix(8))
+        try refused(["pause", u], ["cannot pause \(u) \"Get up\": it is scheduled for ", "07:30", "not counting down"])
+        try refused(["stop", u], ["cannot stop \(u) \"Get up\": it is scheduled for ", "not ringing"])
+
+        let eggPath = try h.client.schedule([("title", .string("Egg")), ("duration", .uint32(1)), ("post_alert", .uint32(60))])
+        let egg = try #require(AlarmID.id(fromPath: eggPath))
+        #expect(h.waitForState(egg, "alerting"))
+        let e = String(egg.prefix(8))
+        try refused(["pause", e], ["cannot pause \(e) \"Egg\": it is ringing, not counting down"])
+        try refused(["resume", e], ["cannot resume \(e) \"Egg\": it is ringing, not paused"])
+        #expect(try h.alarmctl(["snooze", e]).status == 0)
+        try refused(["snooze", e], ["cannot snooze \(e) \"Egg\": it is counting down", "not ringing"])
+
+        // What alarmd refuses of a new or changed alarm names the option, not the key behind it.
+        try refused(["alarm", "07:30", "--title", String(repeating: "x", count: 300)], ["cannot set the alarm: --title: "])
+        try refused(["update", p, "--title", String(repeating: "y", count: 300)], ["cannot update \(p) \"Pizza\": --title: "])
+        try refused(["update", p, "--time", "07:00"], ["\(p) \"Pizza\" is a timer: --time is for alarms"], status: 2)
+        try refused(["update", u, "--duration", "5m"], ["\(u) \"Get up\" is an alarm: --duration is for timers"], status: 2)
+        #expect(try h.snapshot(pizza)?.title == "Pizza" && h.snapshot(up)?.title == "Get up", "nothing refused was changed")
+    }
+
+    /// Input alarmctl can read but must not use says why, and exits 2.
+    @Test func readableButInvalidInputSaysWhy() throws {
+        let h = try Harness()
+        for (args, needle) in [(["timer", "0s"], "the duration '0s' is no time at all: it must be at least 1 second"),
+                               (["timer", "0"], "must be at least 1 second"),
+                               (["timer", "6000d"], "is longer than five years"),
+                               (["alarm", "24:00"], "there is no hour 24 in a day (hours are 00 to 23)"),
+                               (["alarm", "07:61"], "there is no minute 61 in an hour"),
+                               (["alarm", "2099-02-30 10:00"], "February 2099 has no day 30 (it has days 01 to 28)"),
+                               (["alarm", "2099-13-01 10:00"], "there is no month 13"),
+                               (["alarm", "2020-01-01 09:00"], "'2020-01-01 09:00' is in the past"),
+                               (["alarm", "07:30", "--snooze", "2d"], "--snooze '2d' is longer than 1 day"),
+                               (["alarm", "07:30", "--snooze", "0s"], "--snooze '0s' is no time at all"),
+                               (["alarm", "07:30", "--pre-alert", "8d"], "--pre-alert '8d' is longer than 7 days"),
+                               (["timer", "5m", "--title", " "], "--title must not be empty")] {
+            let r = try h.alarmctl(args)
+            #expect(r.status == 2, "\(args): \(r.status) \(r.err)")
+            #expect(r.err.contains(needle) && r.err.contains("--help"), "\(args): \(r.err)")
+            #expect(!r.err.contains("cannot read"), "\(args) was read: \(r.err)")
+        }
+        #expect(try h.snapshots().isEmpty, "nothing was set")
+        // 0 is "none" where the contract has one: a pre-alert, a warning.
+        let none = try h.alarmctl(["alarm", "07:30", "--pre-alert", "0"])
+        #expect(none.status == 0, "\(none.err)")
+        #expect(try h.snapshot(try printedId(h, none.out))?.preAlert == 0)
+    }
+
+    /// update prints the alarm as the change left it, and its --help explains every option.
+    @Test func updatePrintsTheNewStateAndExplainsItsOptions() throws {
+        let h = try Harness()
+        let pizza = try printedId(h, try h.alarmctl(["timer", "25m", "--title", "Pizza"]).out)
+        let u = try h.alarmctl(["update", String(pizza.prefix(6)), "--title", "Pizza (large)", "--duration", "30m"])
+        #expect(u.status == 0, "\(u.err)")
+        let now = try #require(try h.snapshot(pizza))
+        #expect(now.title == "Pizza (large)" && now.countdownTotal == 1800 * usec)
+        #expect(u.out.hasPrefix("Updated \(pizza.prefix(8)) \"Pizza (large)\": timer, rings in 30 min"), "\(u.out)")
+        #expect(!u.out.contains("\"Pizza\""), "not the old title: \(u.out)")
+
+        let up = try printedId(h, try h.alarmctl(["alarm", "07:30", "--title", "Get up"]).out)
+        let a = try h.alarmctl(["update", up, "--time", "06:15", "--days", "mon-fri"])
+        #expect(a.status == 0, "\(a.err)")
+        #expect(a.out.contains("\"Get up\": alarm, set for ") && a.out.contains("06:15") && a.out.contains("mon-fri"), "\(a.out)")
+        let alarm = try #require(try h.snapshot(up))
+        #expect(alarm.schedule["hour"] == .uint32(6) && alarm.schedule["minute"] == .uint32(15) && alarm.weekdays.count == 5)
+
+        let help = try h.alarmctl(["update", "--help"])
+        #expect(help.status == 0)
+        let lines = help.out.split(separator: "\n").map(String.init)
+        for option in Invocation.commands["update", default: CommandOptions()].valued.sorted() {
+            // One line per option: its name, what it does, and an example using it.
+            let line = lines.filter { $0.hasPrefix("  --\(option) ") }
+            #expect(line.count == 1, "--\(option): \(line)")
+            #expect(line.first.map { $0.components(separatedBy: "--\(option) ").count >= 3 } == true, "an example for --\(option): \(line)")
+        }
+        #expect(help.out.contains("alarmctl update 3f8f --title"), "a whole example line")
     }
 }

@@ -98,6 +98,53 @@ import Testing
         }
     }
 
+    /// Calls that reach alarmd in one loop pass are applied together and announced in order: a snooze
+    /// and a Cancel of the same ringing alarm (pipelined, as a client that sends without waiting does)
+    /// must not show "Snoozed until" for an alarm that is already gone. alarmd is held (SIGSTOP) until
+    /// the bus has handed it both calls, so they are read in one pass whatever the scheduler does.
+    @Test func noNotificationForAnAlarmGoneInTheSamePass() throws {
+        let h = try Harness(notifications: true)
+        let c = h.client!
+        let path = try c.schedule([("title", .string("Gone")), ("duration", .uint32(1)), ("post_alert", .uint32(600))])
+        let id = AlarmID.id(fromPath: path)!
+        #expect(c.waitForState(path, "alerting"))
+        let n = try alertOf(h, title: "Gone")
+        h.daemon.process.signal(SIGSTOP)
+        let snooze = try c.callAsync("Countdown", [.string(id)])
+        let cancel = try c.callAsync("Cancel", [.string(id)])
+        // The bus driver answers this only after it has passed the two calls before it on to alarmd.
+        _ = try c.bus.call("org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "GetId")
+        h.daemon.process.signal(SIGCONT)
+        #expect(c.wait(for: snooze) && c.wait(for: cancel))
+        #expect(snooze.error == nil && cancel.error == nil, "\(String(describing: snooze.error)) \(String(describing: cancel.error))")
+        // What must happen, in the same window: the Cancel closes the alert.
+        let closed = h.notifier!.waitFor { $0.first { $0.uint32("id") == n.uint32("id") }?.uint32("closed_reason") == 3 }
+        #expect(closed != nil, "the alert is closed")
+        try c.barrier()
+        let alert = try #require(try h.notifier!.notifications().first { $0.uint32("id") == n.uint32("id") })
+        #expect(alert.uint32("updates") == 0 && alert.string("body") != "" && !alert.string("body").hasPrefix("Snoozed"),
+                "no \"Snoozed until\" for an alarm cancelled in the same pass: \(alert)")
+        #expect(try h.notifier!.notifications().count == 1, "and no other notification")
+        #expect(!h.daemon.log.contains("the alarm still rings"))
+    }
+
+    /// Run from a checkout (`--icons-dir`, as `make run` passes), alarmd's own icons are not in any
+    /// theme the notification server looks in: the alert names the icon's file instead of its name.
+    @Test func iconsFromACheckoutAreNamedByFile() throws {
+        let h = try Harness(notifications: true, extraArgs: ["--icons-dir", Products.sourceRoot + "/icons"])
+        let path = try h.client.schedule([("title", .string("Checkout")), ("duration", .uint32(1))])
+        #expect(h.client.waitForState(path, "alerting"))
+        let n = try alertOf(h, title: "Checkout")
+        let file = Products.sourceRoot + "/icons/hicolor/scalable/apps/alarmd-timer.svg"
+        #expect(n.string("icon") == "file://" + file)
+        #expect(FileManager.default.contents(atPath: file)?.isEmpty == false)
+        // Installed (no --icons-dir), the name, which the hicolor theme resolves.
+        let installed = try Harness(notifications: true)
+        let p2 = try installed.client.schedule([("title", .string("Installed")), ("duration", .uint32(1))])
+        #expect(installed.client.waitForState(p2, "alerting"))
+        #expect(try alertOf(installed, title: "Installed").string("icon") == "alarmd-timer")
+    }
+
     @Test func appActionsReachTheOwningApp() throws {
         let h = try Harness(config: "[authorization]\ndefault = allow\n", notifications: true)
         let appPeer = try PeerProcess(address: h.bus.address, role: ["--app", "org.example.Clock"], name: "org.example.Clock",

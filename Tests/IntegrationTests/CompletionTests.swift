@@ -1,3 +1,4 @@
+import AlarmClient
 import Foundation
 import TestSupport
 import Testing
@@ -118,12 +119,28 @@ import Testing
         try #require(got.count == 8, "\(shell) answered \(got.count) of 8 lines")
         #expect(got[0] == Self.commands, "\(shell): commands")
         #expect(got[1] == ["stop", "snooze", "status"], "\(shell): commands starting with s")
-        #expect(got[2] == ["--address", "--no-color", "--version", "--help"], "\(shell): global options")
+        #expect(got[2] == ["--address", "--no-color", "--json", "--version", "--help"], "\(shell): global options")
         #expect(got[3] == Self.timerOptions, "\(shell): timer options")
         #expect(got[4] == Self.formats, "\(shell): --format values")
         #expect(got[5] == ["list", "allow", "deny", "reset"], "\(shell): auth subcommands")
         #expect(got[6] == Self.commands, "\(shell): help topics")
         #expect(got[7] == ["weekdays", "weekends"], "\(shell): --days values")
+    }
+
+    /// `--json=` completes to the modes alarmctl takes, at the start of the line and after the
+    /// commands that print JSON, and to nothing after one that does not.
+    @Test(arguments: ["bash", "zsh", "fish"]) func completesJSONModes(shell: String) throws {
+        var env = ProcessInfo.processInfo.environment
+        env["DBUS_SESSION_BUS_ADDRESS"] = "unix:path=/nonexistent/bus"
+        let modes = Set(JSONMode.allCases.map(\.rawValue))
+        let lines = ["alarmctl --json=", "alarmctl list --json=", "alarmctl status --json=", "alarmctl auth list --json=",
+                     "alarmctl monitor --json=", "alarmctl status --json=p", "alarmctl timer 5m --json="]
+        // fish offers the whole word (--json=pretty), bash and zsh what follows the "=".
+        let got = try completer(shell)(lines, env).map { Set($0.map { $0.hasPrefix("--json=") ? String($0.dropFirst(7)) : $0 }) }
+        try #require(got.count == lines.count, "\(shell) answered \(got.count) of \(lines.count) lines")
+        for (line, offered) in zip(lines, got).prefix(5) { #expect(offered == modes, "\(shell): \(line)") }
+        #expect(got[5] == ["pretty"], "\(shell): a mode's prefix")
+        #expect(got[6].isEmpty, "\(shell): timer prints no JSON: \(got[6])")
     }
 
     /// After `alarmctl COMMAND --` the shell offers exactly the options `alarmctl COMMAND --help`

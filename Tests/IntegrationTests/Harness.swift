@@ -103,3 +103,15 @@ func uint64(_ v: Value?) -> UInt64 {
     if case .uint64(let x)? = v?.unwrapped { return x }
     return 0
 }
+
+/// The shipped manual pages laid out as installed (`manN/page.N`), for `MANPATH`: systemd-analyze
+/// verify runs `man` for each page a unit's `Documentation=` names.
+func shippedManPages() throws -> TempDir {
+    let dir = TempDir("alarmd-man")
+    for page in try FileManager.default.contentsOfDirectory(atPath: Products.sourceRoot + "/docs/man") {
+        guard let section = page.split(separator: ".").last else { continue }
+        try FileManager.default.createDirectory(atPath: "\(dir.path)/man\(section)", withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: Products.sourceRoot + "/docs/man/" + page, toPath: "\(dir.path)/man\(section)/\(page)")
+    }
+    return dir
+}

@@ -1,3 +1,4 @@
+import AlarmClient
 import Foundation
 import TestSupport
 import Testing
@@ -68,6 +69,21 @@ import Testing
                 #expect(entry.contains(option), "alarmctl.1 does not name \(option) under \(command)")
             }
         }
+    }
+
+    /// alarmctl(1) describes --json with every mode alarmctl takes and what --json alone means,
+    /// and names --json under each command whose usage offers it.
+    @Test func alarmctlPageDocumentsJSONModes() throws {
+        let help = try AlarmctlHelp()
+        let lines = try rendered("alarmctl.1").split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let tag = try #require(lines.firstIndex { $0.hasPrefix("       --json ") }, "alarmctl.1 has no --json entry")
+        let entry = squeezed(lines[tag...].dropFirst().prefix { $0.isEmpty || $0.hasPrefix("        ") }.joined(separator: " "))
+        for mode in JSONMode.allCases { #expect(entry.contains(mode.rawValue), "the --json entry does not name \(mode.rawValue)") }
+        #expect(entry.contains("--json alone is allowed and means --json=short"), "\(entry)")
+        let withJSON = help.options.filter { $0.value.contains("--json") }.keys.sorted()
+        #expect(withJSON == ["auth", "list", "monitor", "status"], "the commands whose usage offers --json: \(withJSON)")
+        for command in withJSON { #expect(entry.contains(command), "the --json entry does not name \(command)") }
+        #expect(help.globalOptions.contains("--json"), "--json is among the global options")
     }
 
     /// Every key of config/alarmd.conf is described in alarmd.conf(5), in its group, with the same default.

@@ -52,11 +52,15 @@ import Testing
         let dir = TempDir("alarmd-unit")
         let unit = try String(contentsOfFile: Products.sourceRoot + "/systemd/alarmd.service", encoding: .utf8)
         #expect(unit.contains("Type=dbus") && unit.contains("BusName=org.alarmd.AlarmManager1"))
+        // `systemctl --user help alarmd` opens alarmd's own pages (verify below checks `man` finds each).
+        #expect(unit.contains("\nDocumentation=man:alarmd(8) "), "\(unit)")
+        let man = try shippedManPages()
         // Verify the unit as installed: ExecStart pointing at a real binary.
         let rendered = unit.replacingOccurrences(of: "/usr/local/bin/alarmd", with: Products.alarmd)
         try rendered.write(toFile: dir.path + "/alarmd.service", atomically: true, encoding: .utf8)
         var env = ProcessInfo.processInfo.environment
         env["XDG_RUNTIME_DIR"] = dir.path
+        env["MANPATH"] = man.path
         let r = try runCommand("/usr/bin/systemd-analyze", ["verify", "--user", dir.path + "/alarmd.service"], environment: env)
         #expect(r.status == 0)
         #expect(r.err.isEmpty, "systemd-analyze said: \(r.err)")
@@ -78,23 +82,28 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: state.path + "/alarmd.sqlite"))
     }
 
-    /// `make install DESTDIR=… PREFIX=/usr` puts every file where the system looks for it, and
-    /// `make uninstall` takes every installed file away again.
+    /// `make install DESTDIR=… PREFIX=/usr` puts every file where the system looks for it, without a
+    /// file capability; the installed alarmd starts for a normal user; `make uninstall` takes every
+    /// installed file and the directories it made away again.
     @Test func makeInstallAndUninstall() throws {
         let root = TempDir("alarmd-destdir")
-        // make install builds the release binaries, but a build cannot run inside `swift test`
-        // (which holds the build directory's lock) and would take minutes: a stand-in for `swift`
-        // hands make the products this test runs next to instead.
-        let tools = TempDir("alarmd-tools")
-        let swift = """
-            #!/bin/sh
-            case " $* " in *" --show-bin-path "*) echo '\(Products.directory)' ;; esac
-            """
-        try writeExecutable(swift, to: tools.path + "/swift")
+        chmod(root.path, 0o755)
+        // make install takes what `make` built (BUILT=); a build cannot run inside `swift test`, which
+        // holds the build directory's lock: the products this test runs next to stand in.
+        // As `sudo make install` runs it: sudo's secure_path, which has no Swift toolchain.
         var env = ProcessInfo.processInfo.environment
-        env["PATH"] = tools.path + ":" + (env["PATH"] ?? "/usr/bin:/bin")
+        env["PATH"] = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
+        env.removeValue(forKey: "SWIFT")
+        let built = "BUILT=\(Products.directory)"
 
-        let install = try runCommand("/usr/bin/make", ["-C", Products.sourceRoot, "install", "DESTDIR=\(root.path)", "PREFIX=/usr"], environment: env)
+        // Nothing built: refused before anything is installed, with what to do.
+        let unbuilt = try runCommand("/usr/bin/make", ["-C", Products.sourceRoot, "install", "DESTDIR=\(root.path)", "PREFIX=/usr",
+                                                     "BUILT=\(root.path)/nothing"], environment: env)
+        #expect(unbuilt.status != 0 && unbuilt.err.contains("Run `make` first, as yourself, then `sudo make install`"), "\(unbuilt.err)")
+        #expect((try FileManager.default.contentsOfDirectory(atPath: root.path)).isEmpty, "nothing installed")
+
+        let install = try runCommand("/usr/bin/make", ["-C", Products.sourceRoot, "install", "DESTDIR=\(root.path)", "PREFIX=/usr", built],
+                                     environment: env)
         try #require(install.status == 0, "make install: \(install.err)")
         let copies = [("docs/man/alarmctl.1", "usr/share/man/man1/alarmctl.1"),
                       ("docs/man/alarmd.conf.5", "usr/share/man/man5/alarmd.conf.5"),
@@ -121,6 +130,12 @@ import Testing
         let bash = try runCommand("/bin/bash", ["-c", "source \(root.path)/usr/share/bash-completion/completions/alarmctl && complete -p alarmctl"])
         #expect(bash.out.hasPrefix("complete -F "), "the installed bash completion does not register for alarmctl: \(bash.err)")
 
+        // No file capability: with one, alarmd runs in secure-execution mode and cannot find any
+        // normal user's session bus. And installed, it starts for a normal user.
+        let caps = try runCommand("/usr/sbin/getcap", [root.path + "/usr/bin/alarmd"])
+        #expect(caps.status == 0 && caps.out.isEmpty, "alarmd was given a file capability: \(caps.out)")
+        try installedAlarmdServesANormalUser(root: root.path)
+
         let uninstall = try runCommand("/usr/bin/make", ["-C", Products.sourceRoot, "uninstall", "DESTDIR=\(root.path)", "PREFIX=/usr"], environment: env)
         #expect(uninstall.status == 0, "make uninstall: \(uninstall.err)")
         let left = (FileManager.default.enumerator(atPath: root.path)?.allObjects as? [String] ?? [])
@@ -129,6 +144,130 @@ import Testing
                 return FileManager.default.fileExists(atPath: root.path + "/" + path, isDirectory: &isDirectory) && !isDirectory.boolValue
             }
         #expect(left.isEmpty, "make uninstall left \(left.sorted())")
+        // Nor the directories it made: only the prefix's own remain, if that.
+        let dirs = (FileManager.default.enumerator(atPath: root.path)?.allObjects as? [String] ?? []).filter { !left.contains($0) }
+        #expect(Set(dirs).isSubset(of: ["usr", "usr/bin", "usr/share", "usr/lib", "usr/include", "usr/share/man", "usr/share/doc"]),
+                "make uninstall left directories: \(dirs.sorted())")
+    }
+
+    /// `make` and `make run` install only what building and running need (never the test tool-chain),
+    /// `make run` builds alarmctl too, and `make install` builds nothing (root has no toolchain).
+    @Test func makeTargetsPullInOnlyWhatTheyNeed() throws {
+        func dryRun(_ target: String) throws -> [String] {
+            let r = try runCommand("/usr/bin/make", ["-C", Products.sourceRoot, "-n", target, "BUILT=/nonexistent"])
+            try #require(r.status == 0, "make -n \(target): \(r.err)")
+            return r.out.split(separator: "\n").map(String.init)
+        }
+        let build = try dryRun("all")
+        #expect(build.contains("scripts/install-deps build") && !build.contains { $0.contains("install-deps all") }, "\(build)")
+        #expect(build.contains { $0.contains("--static-swift-stdlib") && $0.hasSuffix("--product alarmd") })
+        #expect(build.contains { $0.contains("--static-swift-stdlib") && $0.hasSuffix("--product alarmctl") })
+        let run = try dryRun("run")
+        #expect(run.contains { $0.hasSuffix("--product alarmctl") }, "make run builds alarmctl: \(run)")
+        #expect(run.contains("scripts/install-deps run") && !run.contains { $0.contains("install-deps all") }, "\(run)")
+        let install = try dryRun("install")
+        #expect(!install.contains { $0.contains("swift") || $0.contains("install-deps") }, "\(install)")
+        // The test targets alone pull in the test tool-chain.
+        #expect(try dryRun("test-swift").contains("scripts/install-deps all"))
+        let deps = try String(contentsOfFile: Products.sourceRoot + "/scripts/install-deps", encoding: .utf8)
+        let buildList = deps.components(separatedBy: "build=(")[1].components(separatedBy: ")\n")[0]
+        for testOnly in ["valgrind", "qtbase5-dev", "zsh", "fish", "pulseaudio "] { #expect(!buildList.contains(testOnly), "\(testOnly)") }
+    }
+
+    /// After uninstalling, each user's alarms and enable links and an alarmd still running from the
+    /// deleted binary are named, with what to do; an alarmd run from elsewhere (a checkout) is not.
+    @Test func uninstallSaysWhatItLeaves() throws {
+        let top = TempDir("alarmd-leftovers")
+        let home = top.path + "/home/ada"
+        try FileManager.default.createDirectory(atPath: home + "/.local/state/alarmd", withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: home + "/.config/systemd/user/default.target.wants", withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: home + "/.config/systemd/user/default.target.wants/alarmd.service",
+                                                   withDestinationPath: "/usr/local/lib/systemd/user/alarmd.service")
+        try "ada:x:1000:1000:Ada:\(home):/bin/bash\nbob:x:1001:1001:Bob:\(top.path)/home/bob:/bin/bash\n"
+            .write(toFile: top.path + "/passwd", atomically: true, encoding: .utf8)
+        // An alarmd started from the prefix, whose binary is then uninstalled, and one from a checkout.
+        let prefix = top.path + "/prefix"
+        try FileManager.default.createDirectory(atPath: prefix + "/bin", withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: Products.alarmd, toPath: prefix + "/bin/alarmd")
+        let bus = try TestBus()
+        let installed = try ChildProcess(prefix + "/bin/alarmd", ["--bus-address", bus.address, "--state-dir", top.path + "/s1"],
+                                         environment: hermeticEnvironment())
+        defer { installed.stop() }
+        let probe = try Client(address: bus.address)
+        try #require(eventually(timeout: 20) { probe.nameHasOwner(managerName) })
+        try FileManager.default.removeItem(atPath: prefix + "/bin/alarmd")
+        var env = ProcessInfo.processInfo.environment
+        env["PREFIX"] = prefix
+        env["DESTDIR"] = ""
+        env["ALARMD_PASSWD"] = top.path + "/passwd"
+        let r = try runCommand(Products.sourceRoot + "/scripts/uninstall-leftovers", [], environment: env)
+        #expect(r.status == 0)
+        let lines = r.out.split(separator: "\n").map(String.init)
+        #expect(lines.first == "make uninstall left, on purpose:", "\(r.out)")
+        #expect(lines.contains("  ada's alarms in \(home)/.local/state/alarmd (delete it to forget them)"), "\(r.out)")
+        #expect(lines.contains { $0.contains("ada's enable link \(home)/.config/systemd/user/default.target.wants/alarmd.service")
+                                 && $0.contains("systemctl --user disable alarmd") }, "\(r.out)")
+        #expect(lines.contains { $0.contains("alarmd still running") && $0.contains("pid \(installed.pid)") }, "\(r.out)")
+        #expect(!r.out.contains("bob"), "bob has no alarms")
+        // The daemons of this test run, from the build directory, are no leftover of the prefix.
+        #expect(lines.filter { $0.contains("still running") }.count == 1, "\(r.out)")
+    }
+
+    /// The installed alarmd (from `root`), started by D-Bus activation on a bus that `nobody` runs, as
+    /// `nobody`: `alarmctl timer` (the installed one, as that user) gets its timer. A root process on
+    /// that bus is refused, and told why: alarmd may not look into its /proc/PID/root.
+    func installedAlarmdServesANormalUser(root: String) throws {
+        try #require(getuid() == 0, "needs root to become another user")
+        let nobody: uid_t = 65_534
+        let top = TempDir("alarmd-installed")
+        chmod(top.path, 0o755)
+        for d in ["home", "run"] {
+            try FileManager.default.createDirectory(atPath: "\(top.path)/\(d)", withIntermediateDirectories: false,
+                                                    attributes: [.posixPermissions: 0o700])
+            chown("\(top.path)/\(d)", nobody, nobody)
+        }
+        let services = top.path + "/services"
+        try FileManager.default.createDirectory(atPath: services, withIntermediateDirectories: false)
+        let installed = try String(contentsOfFile: root + "/usr/share/dbus-1/services/org.alarmd.AlarmManager1.service", encoding: .utf8)
+        #expect(installed.contains("Exec=/usr/bin/alarmd\n"), "make install names the installed binary: \(installed)")
+        try installed.replacingOccurrences(of: "Exec=/usr/bin/alarmd", with: "Exec=\(root)/usr/bin/alarmd")
+            .write(toFile: services + "/org.alarmd.AlarmManager1.service", atomically: true, encoding: .utf8)
+        let socket = top.path + "/run/bus"
+        try """
+            <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
+             "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
+            <busconfig><type>session</type><listen>unix:path=\(socket)</listen><auth>EXTERNAL</auth>
+            <servicedir>\(services)</servicedir>
+            <policy context="default"><allow user="*"/><allow send_destination="*" eavesdrop="true"/><allow eavesdrop="true"/>
+            <allow own="*"/></policy></busconfig>
+            """.write(toFile: top.path + "/bus.conf", atomically: true, encoding: .utf8)
+        let address = "unix:path=\(socket)"
+        var env = hermeticEnvironment()
+        env["HOME"] = top.path + "/home"
+        env["XDG_RUNTIME_DIR"] = top.path + "/run"
+        env["DBUS_SESSION_BUS_ADDRESS"] = address
+        ["XDG_STATE_HOME", "XDG_CONFIG_HOME", "XDG_DATA_HOME"].forEach { env.removeValue(forKey: $0) }
+        let asNobody = ["--reuid=\(nobody)", "--regid=\(nobody)", "--clear-groups", "--"]
+        let bus = try ChildProcess("/usr/bin/setpriv", asNobody + ["/usr/bin/dbus-daemon", "--config-file=\(top.path)/bus.conf", "--nofork"],
+                                   environment: env, stderrPath: top.path + "/bus.log")
+        defer { bus.stop() }
+        try #require(eventually(timeout: 10) { access(socket, F_OK) == 0 }, "nobody's bus did not start: \(readText(top.path + "/bus.log"))")
+
+        let timer = try runCommand("/usr/bin/setpriv", asNobody + [root + "/usr/bin/alarmctl", "timer", "5m", "--title", "Tea"], environment: env)
+        #expect(timer.status == 0 && timer.out.contains("Tea"), "alarmctl as nobody: \(timer.out)\(timer.err)\n\(readText(top.path + "/bus.log"))")
+        let probe = try Client(address: address)
+        let owner = try probe.bus.call("org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus",
+                                       "GetConnectionUnixUser", [.string(managerName)])
+        #expect(owner == [.uint32(nobody)], "alarmd runs as the user whose bus it serves")
+        #expect(FileManager.default.fileExists(atPath: top.path + "/home/.local/state/alarmd/alarmd.sqlite"))
+
+        let refused = callError { () throws(BusError) in _ = try probe.call("GetAuthorizationState") }
+        #expect(refused?.name == "org.alarmd.Error.NotAuthorized", "\(String(describing: refused))")
+        #expect(refused?.message.contains("may not look into its root") == true && refused?.message.contains("Flatpak") == false,
+                "the real cause, not a Flatpak sandbox: \(refused?.message ?? "")")
+        // alarmd stops with its bus; the state it wrote stays the user's.
+        var st = stat()
+        #expect(stat(top.path + "/home/.local/state/alarmd/alarmd.sqlite", &st) == 0 && st.st_uid == nobody)
     }
 
     /// Every `busctl` example of the README runs against a real daemon: it succeeds, or reaches

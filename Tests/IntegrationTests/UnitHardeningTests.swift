@@ -53,9 +53,11 @@ import Testing
                 try FileManager.default.copyItem(atPath: Products.sourceRoot + "/systemd/" + name, toPath: dir.path + "/alarmd.service.d/" + name)
             }
         }
+        let man = try shippedManPages()
         var env = ProcessInfo.processInfo.environment
         env["XDG_RUNTIME_DIR"] = runtime.path
-        return try withExtendedLifetime((dir, runtime)) {
+        env["MANPATH"] = man.path
+        return try withExtendedLifetime((dir, runtime, man)) {
             try runCommand("/usr/bin/systemd-analyze", args + [dir.path + "/alarmd.service"], environment: env)
         }
     }

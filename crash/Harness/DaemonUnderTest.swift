@@ -88,13 +88,13 @@ final class DaemonUnderTest {
         return p.exitStatus
     }
 
-    /// Lines alarmd logged at error priority (`<3>`) since the last look.
+    /// Lines alarmd logged at error priority since the last look (plain lines: its stderr is a file).
     func newErrors() -> [String] {
         guard let h = FileHandle(forReadingAtPath: logPath) else { return [] }
         defer { try? h.close() }
         try? h.seek(toOffset: UInt64(logRead))
         let data = (try? h.readToEnd()) ?? Data()
         logRead += data.count
-        return String(decoding: data, as: UTF8.self).split(separator: "\n").filter { $0.hasPrefix("<3>") }.map(String.init)
+        return String(decoding: data, as: UTF8.self).split(separator: "\n").filter { $0.hasPrefix("alarmd: error: ") }.map(String.init)
     }
 }

@@ -1,0 +1,139 @@
+/// How `--json` prints, as systemd's tools name the modes: `short` one compact line, `pretty`
+/// indented, `off` as if it were not given.
+public enum JSONMode: String, CaseIterable, Equatable, Sendable {
+    case short, pretty, off
+}
+
+/// The options one alarmctl command takes besides the global ones.
+public struct CommandOptions: Equatable, Sendable {
+    /// `--name VALUE` / `--name=VALUE`.
+    public var valued: Set<String>
+    /// `--name`, no value.
+    public var flags: Set<String>
+    /// Whether the command prints state that `--json` can carry.
+    public var json: Bool
+
+    public init(valued: Set<String> = [], flags: Set<String> = [], json: Bool = false) {
+        self.valued = valued
+        self.flags = flags
+        self.json = json
+    }
+}
+
+/// An alarmctl command line read the way systemctl reads its own: global options anywhere, before
+/// or after the command and its arguments; a command's options after the command; `--` ends the
+/// options, so what follows is an argument even when it starts with `-`. Pure, so that a unit
+/// test can hold every rule of it.
+public struct Invocation: Equatable, Sendable {
+    public var address: String?
+    public var noColor = false
+    /// nil when not given; a plain `--json` is `.short`, what `list --json` always printed.
+    public var json: JSONMode?
+    public var help = false
+    public var version = false
+    /// nil when the line names none (alarmctl then lists).
+    public var command: String?
+    public var positional: [String] = []
+    public var values: [String: String] = [:]
+    public var flags: Set<String> = []
+
+    /// A usage error; `command` is the command whose `--help` would help, when one was named.
+    public struct Failure: Error, Equatable, Sendable {
+        public let message: String
+        public let command: String?
+    }
+
+    /// Options that go anywhere on the line (`--help` and `-h` too).
+    public static let globalValued: Set<String> = ["address"]
+    public static let globalFlags: Set<String> = ["no-color", "version", "help", "json"]
+
+    /// Every command and its own options. `update` takes what `alarm` and `timer` take but `--id`,
+    /// `--silent`, plus `--time` and `--duration`.
+    public static let commands: [String: CommandOptions] = [
+        "list": CommandOptions(flags: ["all"], json: true),
+        "alarm": CommandOptions(valued: ["days", "title", "sound", "snooze", "pre-alert", "id"]),
+        "timer": CommandOptions(valued: ["title", "warn", "message", "id"], flags: ["silent"]),
+        "update": CommandOptions(valued: ["title", "sound", "snooze", "pre-alert", "days", "time", "duration", "warn", "message"]),
+        "pause": CommandOptions(), "resume": CommandOptions(), "stop": CommandOptions(), "snooze": CommandOptions(),
+        "cancel": CommandOptions(),
+        "watch": CommandOptions(),
+        "monitor": CommandOptions(json: true),
+        "panel": CommandOptions(valued: ["format"]),
+        "auth": CommandOptions(json: true),
+        "status": CommandOptions(json: true),
+        "help": CommandOptions(),
+        "__complete": CommandOptions(),
+    ]
+
+    /// The commands whose output `--json` can be, in the words of the usage.
+    public static let jsonCommands = "list, status, auth list and monitor"
+
+    public init(_ args: [String], commands: [String: CommandOptions] = Invocation.commands) throws(Failure) {
+        var rest = args[...]
+        var onlyArguments = false
+        var options: CommandOptions?
+        func fail(_ message: String) -> Failure { Failure(message: message, command: options == nil ? nil : command) }
+
+        while let a = rest.popFirst() {
+            if onlyArguments || a == "-" || !a.hasPrefix("-") {
+                if command == nil {
+                    guard let o = commands[a] else { throw Failure(message: "unknown command '\(a)'", command: nil) }
+                    command = a
+                    options = o
+                } else {
+                    positional.append(a)
+                }
+                continue
+            }
+            if a == "--" { onlyArguments = true; continue }
+            if a == "-h" { help = true; continue }
+            guard a.hasPrefix("--") else { throw fail("unknown option \(a)" + (command.map { " for '\($0)'" } ?? "")) }
+            let body = a.dropFirst(2)
+            let name = String(body.prefix { $0 != "=" })
+            let inline = body.contains("=") ? String(body.drop { $0 != "=" }.dropFirst()) : nil
+            func value() throws(Failure) -> String {
+                // A value may start with "-" (a title "-x-"): after an option that takes one, the
+                // next word is its value, whatever it looks like, as getopt has it.
+                guard let v = inline ?? rest.popFirst() else { throw fail("option --\(name) needs a value") }
+                return v
+            }
+            func noValue() throws(Failure) {
+                if inline != nil { throw fail("option --\(name) takes no value") }
+            }
+            switch name {
+            case "address": address = try value()
+            case "no-color": try noValue(); noColor = true
+            case "version": try noValue(); version = true
+            case "help": try noValue(); help = true
+            case "json":
+                guard let mode = inline.map({ JSONMode(rawValue: $0) }) ?? .short else {
+                    throw fail("--json takes pretty, short or off, not '\(inline ?? "")' (--json alone is --json=short)")
+                }
+                json = mode
+            default:
+                guard let options else {
+                    let owners = commands.filter { $0.value.valued.contains(name) || $0.value.flags.contains(name) }.keys.sorted()
+                    if owners.isEmpty { throw fail("unknown option --\(name)") }
+                    throw fail("option --\(name) belongs after its command ("
+                               + owners.map { "alarmctl \($0) … --\(name)" }.joined(separator: ", ") + ")")
+                }
+                if options.valued.contains(name) {
+                    values[name] = try value()
+                } else if options.flags.contains(name) {
+                    try noValue()
+                    flags.insert(name)
+                } else {
+                    throw fail("unknown option --\(name) for '\(command ?? "")'")
+                }
+            }
+        }
+        // --help and --version answer whatever else the line says; a --json that a command
+        // cannot honour is an error rather than text where a script expects JSON.
+        if let json, json != .off, !help, !version, let command, let options, !options.json, command != "help" {
+            throw fail("'\(command)' prints no JSON: --json works with \(Self.jsonCommands)")
+        }
+    }
+
+    /// `json` unless it was `off`.
+    public var jsonMode: JSONMode? { json == .off ? nil : json }
+}
