@@ -31,6 +31,35 @@ struct DocumentationTests {
         return out
     }
 
+    /// The README blocks that a test runs verbatim, each marked by `<!-- README-test: NAME …-->` on
+    /// the line before its fence, and the test file that runs it.
+    static let verbatimBlocks = ["busctl-walkthrough": "ReadmeWalkthroughTests.swift", "countdown-activity": "ReadmeWalkthroughTests.swift",
+                                 "examples": "ExampleClientTests.swift"]
+
+    /// The fenced block after the marker `<!-- README-test: NAME`, exactly as a reader copies it.
+    static func readmeBlock(_ name: String) throws -> String {
+        let readme = try String(contentsOfFile: Products.sourceRoot + "/README.md", encoding: .utf8)
+        let lines = readme.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        guard let marker = lines.firstIndex(where: { $0.hasPrefix("<!-- README-test: \(name) ") || $0 == "<!-- README-test: \(name) -->" }),
+              marker + 1 < lines.count, lines[marker + 1].hasPrefix("```"),
+              let end = lines[(marker + 2)...].firstIndex(where: { $0.hasPrefix("```") })
+        else { throw TestFailure("README.md has no fenced block after <!-- README-test: \(name)") }
+        return lines[(marker + 2)..<end].joined(separator: "\n") + "\n"
+    }
+
+    /// Every marked block is one a test runs, and is found as such.
+    @Test func everyMarkedReadmeBlockIsRun() throws {
+        let readme = try String(contentsOfFile: Products.sourceRoot + "/README.md", encoding: .utf8)
+        let marked = readme.split(separator: "\n").filter { $0.hasPrefix("<!-- README-test: ") }
+            .compactMap { $0.dropFirst("<!-- README-test: ".count).split(separator: " ").first.map(String.init) }
+        #expect(Set(marked) == Set(Self.verbatimBlocks.keys), "marked: \(marked)")
+        for (name, file) in Self.verbatimBlocks {
+            #expect(try !Self.readmeBlock(name).isEmpty)
+            let test = try String(contentsOfFile: Products.sourceRoot + "/Tests/IntegrationTests/" + file, encoding: .utf8)
+            #expect(test.contains("readmeBlock(\"\(name)\")"), "\(file) does not run the README block \(name)")
+        }
+    }
+
     @Test func everyRelativeLinkResolves() throws {
         let root = Products.sourceRoot
         let files = Self.markdownFiles()

@@ -1,0 +1,155 @@
+import AlarmCore
+import Foundation
+import Glibc
+import SDBus
+import TestSupport
+import Testing
+
+/// A Flatpak app reaches alarmd as flatpak connects it: flatpak runs `xdg-dbus-proxy` inside a
+/// bubblewrap sandbox that holds the app's `/.flatpak-info` (so a service reading the peer's
+/// `/proc/PID/root/.flatpak-info` sees the app), and runs the app in a sandbox of its own whose
+/// session bus is the proxy's socket. Here the same two sandboxes hold the real proxy and the
+/// README's Python example (or gdbus), against the real alarmd.
+@Suite struct FlatpakProxyTests {
+    static let appId = "org.alarmd.examples.FlatpakTimer"
+
+    /// The files both sandboxes share: the app's `.flatpak-info`, the proxies' sockets.
+    final class Sandbox {
+        let dir = TempDir("alarmd-flatpak")
+        var info: String { dir.path + "/flatpak-info" }
+
+        init() throws {
+            try "[Application]\nname=\(FlatpakProxyTests.appId)\nruntime=runtime/org.freedesktop.Platform/x86_64/23.08\n"
+                .write(toFile: info, atomically: true, encoding: .utf8)
+        }
+
+        /// What flatpak's sandboxes have in common here: /usr from the host, a private /proc of a new
+        /// pid namespace, the app's `/.flatpak-info`; nothing else of the host.
+        var base: [String] {
+            ["--unshare-pid", "--die-with-parent", "--ro-bind", "/usr", "/usr", "--symlink", "usr/lib", "/lib",
+             "--symlink", "usr/lib64", "/lib64", "--symlink", "usr/bin", "/bin", "--symlink", "usr/sbin", "/sbin",
+             "--proc", "/proc", "--dev", "/dev", "--ro-bind", info, "/.flatpak-info"]
+        }
+    }
+
+    /// `xdg-dbus-proxy` from `bus` to a socket of its own, run in the app's sandbox with `options`
+    /// (`--filter`, `--talk=…`), ready once it has written its byte to `--fd`.
+    final class Proxy {
+        let socket: String
+        private let process: ChildProcess
+        /// The reading end of the proxy's `--fd`: the proxy exits when it is closed.
+        private let readyFD: Int32
+
+        init(_ sandbox: Sandbox, bus: TestBus, name: String, options: [String]) throws {
+            socket = sandbox.dir.path + "/\(name).sock"
+            var fds: [Int32] = [0, 0]
+            guard pipe(&fds) == 0 else { throw TestFailure("pipe") }
+            for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }   // only the dup2'ed copy reaches the proxy
+            readyFD = fds[0]
+            process = try ChildProcess("/usr/bin/bwrap",
+                                       sandbox.base + ["--bind", bus.dir.path, bus.dir.path, "--bind", sandbox.dir.path, sandbox.dir.path,
+                                                       "--", "/usr/bin/xdg-dbus-proxy", "--fd=1", bus.address, socket] + options,
+                                       stdoutPipe: fds[1], stderrPath: sandbox.dir.path + "/\(name).log")
+            close(fds[1])
+            var ready = pollfd(fd: readyFD, events: Int16(POLLIN), revents: 0)
+            var byte: UInt8 = 0
+            guard poll(&ready, 1, 10_000) == 1, read(readyFD, &byte, 1) == 1, byte == UInt8(ascii: "x") else {
+                throw TestFailure("xdg-dbus-proxy did not get ready: \(readText(sandbox.dir.path + "/\(name).log"))")
+            }
+        }
+
+        deinit {
+            process.stop()
+            close(readyFD)
+        }
+    }
+
+    /// Runs `command` as the app: in its sandbox, with the proxy's socket as its session bus and the
+    /// repository's examples at /app/examples.
+    func asApp(_ sandbox: Sandbox, _ proxy: Proxy, _ command: [String]) throws -> (status: Int32, out: String, err: String) {
+        try runCommand("/usr/bin/bwrap",
+                       sandbox.base + ["--bind", proxy.socket, "/run/flatpak/bus", "--ro-bind", Products.sourceRoot + "/examples", "/app/examples",
+                                       "--setenv", "DBUS_SESSION_BUS_ADDRESS", "unix:path=/run/flatpak/bus", "--"] + command,
+                       environment: ["PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "HOME": "/tmp"])
+    }
+
+    func gdbusCall(_ method: String, _ args: [String] = []) -> [String] {
+        ["/usr/bin/gdbus", "call", "--session", "--dest", managerName, "--object-path", managerPath,
+         "--method", "\(managerInterface).\(method)"] + args
+    }
+
+    @Test func anAppWithTheTalkNameIsKnownByItsFlatpakIdAndReceivesItsSignals() throws {
+        let h = try Harness()
+        let sandbox = try Sandbox()
+        let proxy = try Proxy(sandbox, bus: h.bus, name: "talk", options: ["--filter", "--talk=\(managerName)"])
+
+        // Through the proxy alarmd knows the app as a Flatpak app, not as the user's own tool
+        // (which the same call answers with "authorized").
+        let state = try asApp(sandbox, proxy, gdbusCall("GetAuthorizationState"))
+        #expect(state.status == 0 && state.out == "('notDetermined',)\n", "\(state)")
+        #expect(try h.client.call("GetAuthorizationState") == [.string("authorized")])
+        // The user's-tools-only methods are refused with the contract's error.
+        let grant = try asApp(sandbox, proxy, gdbusCall("SetAuthorization", [Self.appId, "authorized"]))
+        #expect(grant.status != 0 && grant.err.contains("org.alarmd.Error.NotAuthorized"), "\(grant)")
+        let list = try asApp(sandbox, proxy, gdbusCall("ListAuthorizations"))
+        #expect(list.status != 0 && list.err.contains("org.alarmd.Error.NotAuthorized"), "\(list)")
+        #expect(try h.client.call("ListAuthorizations") == [.dict(key: "s", value: "s", [])], "the app's attempt changed nothing")
+
+        // The user allows it, as `alarmctl auth allow` does; then the README's Python example, run
+        // as the app, schedules its timer and sees it ring and go through the proxy's signals.
+        let allow = try runCommand(Products.alarmctl, ["--address", h.bus.address, "auth", "allow", Self.appId])
+        #expect(allow.status == 0, "\(allow.err)")
+        // A sandboxed app may name only its own id, and may not give a sound as a file path.
+        #expect(try asApp(sandbox, proxy, gdbusCall("RegisterApp", [Self.appId])).status == 0)
+        let claim = try asApp(sandbox, proxy, gdbusCall("RegisterApp", ["org.example.Clock"]))
+        #expect(claim.status != 0 && claim.err.contains("org.alarmd.Error.NotAuthorized"), "\(claim)")
+        let file = try asApp(sandbox, proxy, gdbusCall("Schedule", ["", "{'title': <'x'>, 'duration': <uint32 60>, 'sound': <'/usr/share/sounds/x.oga'>}"]))
+        #expect(file.status != 0 && file.err.contains("org.alarmd.Error.InvalidArgument") && file.err.contains("sound"), "\(file)")
+        let example = try asApp(sandbox, proxy, ["/usr/bin/python3", "/app/examples/python/alarmd-timer.py"])
+        #expect(example.status == 0, "the example failed in the sandbox: \(example.out)\n\(example.err)")
+        let steps = example.out.split(separator: "\n").map { $0.hasPrefix("scheduled ") ? "scheduled" : String($0) }
+        #expect(steps == ["authorization: authorized", "scheduled", "ringing", "removed: stopped"], "\(example.out)")
+        // alarmd's side: the alarm was the Flatpak app's (the example does not RegisterApp in a sandbox).
+        try h.client.barrier()
+        let removed = h.client.signals.named("AlarmRemoved").map { $0.args.compactMap { $0.stringValue } }
+        #expect(removed.count == 1 && removed.first?.dropFirst().map { $0 } == [Self.appId, "stopped"], "\(removed)")
+    }
+
+    /// The proxy passes the app every broadcast of a name it may talk to: also the signals about other
+    /// apps' alarms (what the README's "what the session bus reveals" warns of).
+    @Test func anAppWithTheTalkNameAlsoSeesOtherAppsSignals() throws {
+        let h = try Harness()
+        let sandbox = try Sandbox()
+        let proxy = try Proxy(sandbox, bus: h.bus, name: "talk", options: ["--filter", "--talk=\(managerName)"])
+        let monitor = try LiveCommand("/usr/bin/bwrap",
+                                      sandbox.base + ["--bind", proxy.socket, "/run/flatpak/bus", "--setenv", "DBUS_SESSION_BUS_ADDRESS",
+                                                      "unix:path=/run/flatpak/bus", "--", "/usr/bin/gdbus", "monitor", "--session",
+                                                      "--dest", managerName],
+                                      environment: ["PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "HOME": "/tmp"])
+        #expect(monitor.waitFor(timeout: 10) { $0.contains { $0.contains("is owned by") } }, "\(monitor.lines) \(monitor.stderr)")
+        let other = try h.app("org.example.Other")
+        try h.client.call("SetAuthorization", [.string("org.example.Other"), .string("authorized")])
+        let path = try other.schedule([("title", .string("Someone else's tea")), ("duration", .uint32(600))])
+        #expect(monitor.waitFor { $0.contains { $0.contains(path) && $0.contains("InterfacesAdded") && $0.contains("Someone else's tea") } },
+                "\(monitor.lines)")
+    }
+
+    /// Without `--talk-name` alarmd does not exist for the app: the proxy answers for it.
+    @Test func withoutTheTalkNameTheAppCannotReachAlarmd() throws {
+        let h = try Harness()
+        let sandbox = try Sandbox()
+        let closed = try Proxy(sandbox, bus: h.bus, name: "closed", options: ["--filter"])
+        let open = try Proxy(sandbox, bus: h.bus, name: "talk", options: ["--filter", "--talk=\(managerName)"])
+        let refused = try asApp(sandbox, closed, gdbusCall("GetAuthorizationState"))
+        #expect(refused.status != 0 && refused.err.contains("org.freedesktop.DBus.Error.ServiceUnknown"), "\(refused)")
+        let hidden = try asApp(sandbox, closed, ["/usr/bin/gdbus", "call", "--session", "--dest", "org.freedesktop.DBus",
+                                                 "--object-path", "/org/freedesktop/DBus", "--method", "org.freedesktop.DBus.NameHasOwner", managerName])
+        #expect(hidden.out == "(false,)\n", "\(hidden)")
+        let example = try asApp(sandbox, closed, ["/usr/bin/python3", "/app/examples/python/alarmd-timer.py"])
+        #expect(example.status != 0 && example.err.contains("ServiceUnknown"), "\(example)")
+        // In the same window, the same app through a proxy with the talk name does reach alarmd.
+        let reached = try asApp(sandbox, open, gdbusCall("GetAuthorizationState"))
+        #expect(reached.out == "('notDetermined',)\n", "\(reached)")
+        #expect(h.client.nameHasOwner(managerName))
+    }
+}

@@ -1,0 +1,58 @@
+#!/usr/bin/python3
+"""An app that sets a 3-second timer with alarmd (Gio through PyGObject): it names itself, asks
+the user for permission, schedules the timer, waits for its State to become "alerting"
+(PropertiesChanged), stops it and waits for AlarmRemoved. Exit status 0 when all of that happened."""
+import os
+import sys
+import uuid
+
+from gi.repository import Gio, GLib
+
+NAME, MANAGER, IFACE = "org.alarmd.AlarmManager1", "/org/alarmd/AlarmManager1", "org.alarmd.AlarmManager1"
+APP_ID = "org.alarmd.examples.PythonTimer"
+
+bus = Gio.bus_get_sync(Gio.BusType.SESSION)
+loop = GLib.MainLoop()
+alarm_id = str(uuid.uuid4())
+alarm_path = MANAGER + "/alarm/" + alarm_id.replace("-", "_")
+result = {"status": 1}
+
+
+def call(method, args=None, timeout_ms=-1):
+    return bus.call_sync(NAME, MANAGER, IFACE, method, args, None, Gio.DBusCallFlags.NONE, timeout_ms, None).unpack()
+
+
+def on_properties_changed(_bus, _sender, _path, _iface, _signal, params):
+    interface, changed, _invalidated = params.unpack()
+    if interface == "org.alarmd.Alarm1" and changed.get("State") == "alerting":
+        print("ringing")
+        call("Stop", GLib.Variant("(s)", (alarm_id,)))
+
+
+def on_alarm_removed(_bus, _sender, _path, _iface, _signal, params):
+    removed_id, _app, reason = params.unpack()
+    if removed_id == alarm_id:
+        print("removed:", reason)
+        result["status"] = 0 if reason == "stopped" else 1
+        loop.quit()
+
+
+# In a Flatpak sandbox alarmd knows the app by its Flatpak id; elsewhere the app names itself.
+if not os.path.exists("/.flatpak-info"):
+    call("RegisterApp", GLib.Variant("(s)", (APP_ID,)))
+# Asks the user once (a notification with Allow / Don't Allow); the reply waits for the answer.
+(state,) = call("RequestAuthorization", GLib.Variant("(s)", ("Rings the example's 3-second timer",)), 130_000)
+print("authorization:", state)
+if state != "authorized":
+    sys.exit(f"not authorized; allow it with: alarmctl auth allow {APP_ID}")
+
+# Subscribe before scheduling, so that no change can be missed.
+bus.signal_subscribe(NAME, "org.freedesktop.DBus.Properties", "PropertiesChanged", alarm_path, None,
+                     Gio.DBusSignalFlags.NONE, on_properties_changed)
+bus.signal_subscribe(NAME, IFACE, "AlarmRemoved", MANAGER, None, Gio.DBusSignalFlags.NONE, on_alarm_removed)
+config = {"title": GLib.Variant("s", "Python tea"), "duration": GLib.Variant("u", 3)}
+(path,) = call("Schedule", GLib.Variant("(sa{sv})", (alarm_id, config)))
+print("scheduled", path)
+GLib.timeout_add_seconds(30, lambda: print("timed out", file=sys.stderr) or loop.quit())
+loop.run()
+sys.exit(result["status"])
