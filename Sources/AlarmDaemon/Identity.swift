@@ -17,8 +17,9 @@ final class Identity {
         guard let sender = call.sender else { return .unidentified("no sender") }
         if let known = cache[sender] { return known }
         let creds = call.senderCredentials()
-        let root = creds.pid.map(root(pid:)) ?? .uninspectable("the bus gave no process id")
-        let resolved = SandboxIdentity.resolve(root: root, appArmorLabel: creds.securityLabel, registered: nil)
+        // Without a process there is nothing to tell a sandbox by: never the user's own tool then.
+        let resolved = creds.pid.map { SandboxIdentity.resolve(root: root(pid: $0), appArmorLabel: creds.securityLabel, registered: nil) }
+            ?? .unidentified("the bus gave no process id for it (it has gone, or it is not a local process)")
         cache[sender] = resolved
         if case .app(let id, true) = resolved { Log.info("connection \(sender) is sandboxed app \(id)") }
         if case .unidentified(let why) = resolved { Log.warning("connection \(sender): \(why); it may do nothing") }
