@@ -136,6 +136,9 @@ import Testing
         #expect(caps.status == 0 && caps.out.isEmpty, "alarmd was given a file capability: \(caps.out)")
         try installedAlarmdServesANormalUser(root: root.path)
 
+        // The icon cache install writes where it installs for real (no DESTDIR): stale once the icons
+        // are gone, so uninstall takes it along when no other icon is left.
+        try Data("cache".utf8).write(to: URL(fileURLWithPath: root.path + "/usr/share/icons/hicolor/icon-theme.cache"))
         let uninstall = try runCommand("/usr/bin/make", ["-C", Products.sourceRoot, "uninstall", "DESTDIR=\(root.path)", "PREFIX=/usr"], environment: env)
         #expect(uninstall.status == 0, "make uninstall: \(uninstall.err)")
         let left = (FileManager.default.enumerator(atPath: root.path)?.allObjects as? [String] ?? [])

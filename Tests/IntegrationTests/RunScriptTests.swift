@@ -101,6 +101,13 @@ import Testing
         let scratch = TempDir("alarmd-run")
         let run = try start(scratch)
         defer { sweep(run) }
+        // Run from the checkout, alarmd takes the checkout's own sounds and icons (installed, it finds
+        // them where it is installed), and the script says which alarmctl to try.
+        let cmdline = (FileManager.default.contents(atPath: "/proc/\(run.alarmdPid)/cmdline") ?? Data())
+            .split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
+        #expect(cmdline.contains("--sounds-dir") && cmdline.contains(Products.sourceRoot + "/sounds"), "\(cmdline)")
+        #expect(cmdline.contains("--icons-dir") && cmdline.contains(Products.sourceRoot + "/icons"), "\(cmdline)")
+        #expect(readText(run.log).contains("alarmctl timer 10s --title Tea"), "\(readText(run.log))")
         kill(run.alarmdPid, SIGTERM)
         expectCleanedUp(run, after: "SIGTERM to alarmd")
         #expect(run.script.exitStatus == 0, "make run fails after a clean stop: wait status \(run.script.exitStatus ?? -1)")
