@@ -6,11 +6,14 @@ DATADIR = $(PREFIX)/share
 MANDIR = $(DATADIR)/man
 GNOME_EXT = alarmd@alarmd.org
 GNOME_EXT_DIR = $(DESTDIR)$(DATADIR)/gnome-shell/extensions/$(GNOME_EXT)
+# install-files takes alarmd and alarmctl from here (install builds them there first).
+BIN_DIR ?= $$(swift build -c release --show-bin-path)
+INSTALL_STRIP ?= -s
 CRASH_ROUNDS ?= 200
 FUZZ_SECONDS ?= 60
 FUZZ_CALLS ?= 100000
 
-.PHONY: deps build run test test-swift test-asan test-tsan valgrind-leaks test-unit-sandbox test-desktop test-gnome gnome-pot bench install install-gnome-extension uninstall clean crash-test fuzz-core fuzz-bus
+.PHONY: deps build run test deb test-package test-swift test-asan test-tsan valgrind-leaks test-unit-sandbox test-desktop test-gnome gnome-pot bench install install-gnome-extension uninstall clean crash-test fuzz-core fuzz-bus
 
 deps:
 	@scripts/install-deps
@@ -24,7 +27,7 @@ run: deps
 
 # The whole suite, as the README's test command: unit and integration tests, the same suite again
 # under AddressSanitizer (with LeakSanitizer), then the desktop tests (panels, then GNOME Shell).
-test: test-swift test-asan test-desktop test-gnome
+test: test-swift test-asan test-desktop test-gnome test-package
 
 # Warnings are errors: the project builds with zero warnings in Swift 6 mode.
 test-swift: deps
@@ -72,6 +75,23 @@ test-gnome: deps
 	swift build --product alarmd -Xswiftc -warnings-as-errors
 	ALARMD="$$(swift build --show-bin-path)/alarmd" tests/desktop/gnome-shell/run
 
+# The Debian packages alarmd and gnome-shell-extension-alarmd (debian/README.source), with their
+# .changes and .buildinfo, into DEB_OUT: dpkg-buildpackage would write them beside the tree, in the
+# directory other worktrees share. The Swift build goes to .build-deb.
+DEB_OUT = build-deb
+DEB_NAME = alarmd_$$(dpkg-parsechangelog -S Version)_$$(dpkg-architecture -q DEB_HOST_ARCH)
+deb: deps
+	rm -rf $(DEB_OUT) && mkdir -p $(DEB_OUT)
+	PATH="$$PATH:/opt/swift/usr/bin" ALARMD_DEB_OUT=$(CURDIR)/$(DEB_OUT) dpkg-buildpackage -b -us -uc \
+		--buildinfo-option=-u$(CURDIR)/$(DEB_OUT) --changes-option=-u$(CURDIR)/$(DEB_OUT) \
+		--buildinfo-file=$(CURDIR)/$(DEB_OUT)/$(DEB_NAME).buildinfo --changes-file=$(CURDIR)/$(DEB_OUT)/$(DEB_NAME).changes
+
+# The packages as a user meets them (tests/package/run, as root): lintian, then a clean Debian 12
+# root (cached in /var/cache/alarmd-tests) where they are installed, run by a real systemd user
+# manager, upgraded, removed and purged. Logs: test-artifacts/package/.
+test-package: deb
+	tests/package/run $(DEB_OUT)
+
 # Regenerates the extension's translation template from its sources.
 gnome-pot:
 	xgettext --language=JavaScript --from-code=UTF-8 --keyword=_ --add-comments=Translators \
@@ -82,15 +102,23 @@ gnome-pot:
 bench: deps
 	bench/run $(BENCH_ARGS)
 
-install: deps install-gnome-extension
+install: deps
 	swift build -c release --product alarmd --static-swift-stdlib
 	swift build -c release --product alarmctl --static-swift-stdlib
-	install -Dm755 -s "$$(swift build -c release --show-bin-path)/alarmd" "$(DESTDIR)$(BINDIR)/alarmd"
-	install -Dm755 -s "$$(swift build -c release --show-bin-path)/alarmctl" "$(DESTDIR)$(BINDIR)/alarmctl"
+	$(MAKE) install-files
 	@# Waking the machine from suspend needs CAP_WAKE_ALARM; best effort (needs root and setcap). The file
 	@# capability serves alarmd started without systemd; under alarmd.service see systemd/wake-alarm.conf.
 	-command -v setcap >/dev/null && setcap cap_wake_alarm=ep "$(DESTDIR)$(BINDIR)/alarmd" 2>/dev/null || \
 		echo "note: alarmd was not given cap_wake_alarm; alarms will not wake the machine (see systemd/alarmd.service)"
+	-command -v gtk-update-icon-cache >/dev/null && [ -z "$(DESTDIR)" ] && gtk-update-icon-cache -q -t "$(DATADIR)/icons/hicolor"
+
+# What `install` copies, without building, installing packages or setting capabilities: the Debian
+# package (debian/rules) installs its own build from BIN_DIR with it, unstripped (INSTALL_STRIP=) so
+# that dh_strip keeps the debug symbols, and without the file capability, which would hide the session
+# bus from alarmd (docs in debian/README.source).
+install-files: install-gnome-extension
+	install -Dm755 $(INSTALL_STRIP) "$(BIN_DIR)/alarmd" "$(DESTDIR)$(BINDIR)/alarmd"
+	install -Dm755 $(INSTALL_STRIP) "$(BIN_DIR)/alarmctl" "$(DESTDIR)$(BINDIR)/alarmctl"
 	sed 's|/usr/local/bin/alarmd|$(BINDIR)/alarmd|' dbus/org.alarmd.AlarmManager1.service | \
 		install -Dm644 /dev/stdin "$(DESTDIR)$(DATADIR)/dbus-1/services/org.alarmd.AlarmManager1.service"
 	install -Dm644 dbus/org.alarmd.AlarmManager1.xml "$(DESTDIR)$(DATADIR)/dbus-1/interfaces/org.alarmd.AlarmManager1.xml"
@@ -100,7 +128,6 @@ install: deps install-gnome-extension
 	install -Dm644 config/alarmd.conf "$(DESTDIR)$(DATADIR)/doc/alarmd/alarmd.conf.example"
 	install -Dm644 systemd/wake-alarm.conf "$(DESTDIR)$(DATADIR)/doc/alarmd/wake-alarm.conf"
 	for f in icons/hicolor/*/apps/*.svg; do install -Dm644 "$$f" "$(DESTDIR)$(DATADIR)/$$f"; done
-	-command -v gtk-update-icon-cache >/dev/null && [ -z "$(DESTDIR)" ] && gtk-update-icon-cache -q -t "$(DATADIR)/icons/hicolor"
 	install -d "$(DESTDIR)$(DATADIR)/alarmd/sounds"
 	for f in sounds/*.oga; do [ -e "$$f" ] && install -m644 "$$f" "$(DESTDIR)$(DATADIR)/alarmd/sounds/"; done; true
 	install -Dm644 docs/man/alarmctl.1 "$(DESTDIR)$(MANDIR)/man1/alarmctl.1"
