@@ -13,7 +13,7 @@ CRASH_ROUNDS ?= 200
 FUZZ_SECONDS ?= 60
 FUZZ_CALLS ?= 100000
 
-.PHONY: deps build run test deb test-package test-swift test-asan test-tsan valgrind-leaks test-unit-sandbox test-desktop test-gnome gnome-pot bench install install-gnome-extension uninstall clean crash-test fuzz-core fuzz-bus
+.PHONY: deps build run test deb test-package install-files test-swift test-asan test-tsan valgrind-leaks test-unit-sandbox test-desktop test-gnome gnome-pot bench install install-gnome-extension uninstall clean crash-test fuzz-core fuzz-bus
 
 deps:
 	@scripts/install-deps
@@ -82,7 +82,7 @@ DEB_OUT = build-deb
 DEB_NAME = alarmd_$$(dpkg-parsechangelog -S Version)_$$(dpkg-architecture -q DEB_HOST_ARCH)
 deb: deps
 	rm -rf $(DEB_OUT) && mkdir -p $(DEB_OUT)
-	PATH="$$PATH:/opt/swift/usr/bin" ALARMD_DEB_OUT=$(CURDIR)/$(DEB_OUT) dpkg-buildpackage -b -us -uc \
+	ALARMD_DEB_OUT=$(CURDIR)/$(DEB_OUT) dpkg-buildpackage -b -us -uc \
 		--buildinfo-option=-u$(CURDIR)/$(DEB_OUT) --changes-option=-u$(CURDIR)/$(DEB_OUT) \
 		--buildinfo-file=$(CURDIR)/$(DEB_OUT)/$(DEB_NAME).buildinfo --changes-file=$(CURDIR)/$(DEB_OUT)/$(DEB_NAME).changes
 
