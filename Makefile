@@ -16,16 +16,18 @@ FUZZ_CALLS ?= 100000
 SWIFT ?= $(shell command -v swift 2>/dev/null || echo /opt/swift/usr/bin/swift)
 # The release build users install, with the Swift runtime linked in (no toolchain needed to run it),
 # in a scratch path of its own: the debug, sanitizer and benchmark builds never replace what
-# `make install` and the Debian package take. BUILT=DIR installs binaries from elsewhere (tests).
+# `make install` takes. BUILT=DIR installs binaries from elsewhere (tests, debian/rules).
 RELEASE_SCRATCH = .build-release
 RELEASE = $(SWIFT) build -c release --static-swift-stdlib --scratch-path $(RELEASE_SCRATCH)
 BUILT ?= $(RELEASE_SCRATCH)/release
 # The extension's compiled translations, made by `make` so that install needs no gettext.
 LOCALE_BUILT = $(RELEASE_SCRATCH)/locale
+# `install -s` strips; the Debian package passes INSTALL_STRIP= so that dh_strip keeps the debug symbols.
+INSTALL_STRIP ?= -s
 # Tests and tools build with zero warnings in Swift 6 mode.
 STRICT = -Xswiftc -warnings-as-errors
 
-.PHONY: all deps build-deps run-deps build run install-check test test-swift test-asan test-tsan valgrind-leaks test-unit-sandbox test-desktop test-gnome gnome-pot bench install install-gnome-extension uninstall clean crash-test fuzz-core fuzz-bus
+.PHONY: all deps build-deps run-deps build run install-check install-files deb test-package test test-swift test-asan test-tsan valgrind-leaks test-unit-sandbox test-desktop test-gnome gnome-pot bench install install-gnome-extension uninstall clean crash-test fuzz-core fuzz-bus
 
 # A bare `make` builds, as the README's "From source" says.
 all: build
@@ -53,7 +55,7 @@ run: build run-deps
 
 # The whole suite, as the README's test command: unit and integration tests, the same suite again
 # under AddressSanitizer (with LeakSanitizer), then the desktop tests (panels, then GNOME Shell).
-test: test-swift test-asan test-desktop test-gnome
+test: test-swift test-asan test-desktop test-gnome test-package
 
 # Warnings are errors: the project builds with zero warnings in Swift 6 mode.
 test-swift: deps
@@ -101,6 +103,23 @@ test-gnome: deps
 	$(SWIFT) build --product alarmd $(STRICT)
 	ALARMD="$$($(SWIFT) build --show-bin-path)/alarmd" tests/desktop/gnome-shell/run
 
+# The Debian packages alarmd and gnome-shell-extension-alarmd (debian/README.source), with their
+# .changes and .buildinfo, into DEB_OUT: dpkg-buildpackage would write them beside the tree, in the
+# directory other worktrees share. The Swift build goes to .build-deb.
+DEB_OUT = build-deb
+DEB_NAME = alarmd_$$(dpkg-parsechangelog -S Version)_$$(dpkg-architecture -q DEB_HOST_ARCH)
+deb: deps
+	rm -rf $(DEB_OUT) && mkdir -p $(DEB_OUT)
+	ALARMD_DEB_OUT=$(CURDIR)/$(DEB_OUT) dpkg-buildpackage -b -us -uc \
+		--buildinfo-option=-u$(CURDIR)/$(DEB_OUT) --changes-option=-u$(CURDIR)/$(DEB_OUT) \
+		--buildinfo-file=$(CURDIR)/$(DEB_OUT)/$(DEB_NAME).buildinfo --changes-file=$(CURDIR)/$(DEB_OUT)/$(DEB_NAME).changes
+
+# The packages as a user meets them (tests/package/run, as root): lintian, then a clean Debian 12
+# root (cached in /var/cache/alarmd-tests) where they are installed, run by a real systemd user
+# manager, upgraded, removed and purged. Logs: test-artifacts/package/.
+test-package: deb
+	tests/package/run $(DEB_OUT)
+
 # Regenerates the extension's translation template from its sources.
 gnome-pot:
 	xgettext --language=JavaScript --from-code=UTF-8 --keyword=_ --add-comments=Translators \
@@ -115,9 +134,18 @@ bench: deps
 # nothing built. No file capability: a binary with one runs in secure-execution mode, where glibc hides
 # DBUS_SESSION_BUS_ADDRESS and XDG_RUNTIME_DIR from sd-bus and alarmd cannot reach any user's session
 # bus. Waking from suspend comes from the unit instead (systemd/wake-alarm.conf).
-install: install-check install-gnome-extension
-	install -Dm755 -s "$(BUILT)/alarmd" "$(DESTDIR)$(BINDIR)/alarmd"
-	install -Dm755 -s "$(BUILT)/alarmctl" "$(DESTDIR)$(BINDIR)/alarmctl"
+install: install-check install-files
+	-[ -z "$(DESTDIR)" ] && command -v gtk-update-icon-cache >/dev/null && gtk-update-icon-cache -q -t -f "$(DATADIR)/icons/hicolor"
+	@[ -n "$(DESTDIR)" ] || printf '%s\n' "Installed alarmd in $(PREFIX). As each user, once:" \
+		"  systemctl --user daemon-reload   # then alarmd starts on first use (D-Bus activation)" \
+		"  systemctl --user enable alarmd   # optional: start it at every login" \
+		"  gnome-extensions enable $(GNOME_EXT)   # on GNOME, after logging in again"
+
+# The files alone, as the Debian package installs them too (debian/rules: its own build as BUILT,
+# INSTALL_STRIP= for dh_strip, the icon cache left to dpkg's triggers).
+install-files: install-gnome-extension
+	install -Dm755 $(INSTALL_STRIP) "$(BUILT)/alarmd" "$(DESTDIR)$(BINDIR)/alarmd"
+	install -Dm755 $(INSTALL_STRIP) "$(BUILT)/alarmctl" "$(DESTDIR)$(BINDIR)/alarmctl"
 	sed 's|/usr/local/bin/alarmd|$(BINDIR)/alarmd|' dbus/org.alarmd.AlarmManager1.service | \
 		install -Dm644 /dev/stdin "$(DESTDIR)$(DATADIR)/dbus-1/services/org.alarmd.AlarmManager1.service"
 	install -Dm644 dbus/org.alarmd.AlarmManager1.xml "$(DESTDIR)$(DATADIR)/dbus-1/interfaces/org.alarmd.AlarmManager1.xml"
@@ -127,7 +155,6 @@ install: install-check install-gnome-extension
 	install -Dm644 config/alarmd.conf "$(DESTDIR)$(DATADIR)/doc/alarmd/alarmd.conf.example"
 	install -Dm644 systemd/wake-alarm.conf "$(DESTDIR)$(DATADIR)/doc/alarmd/wake-alarm.conf"
 	for f in icons/hicolor/*/apps/*.svg; do install -Dm644 "$$f" "$(DESTDIR)$(DATADIR)/$$f"; done
-	-[ -z "$(DESTDIR)" ] && command -v gtk-update-icon-cache >/dev/null && gtk-update-icon-cache -q -t -f "$(DATADIR)/icons/hicolor"
 	install -d "$(DESTDIR)$(DATADIR)/alarmd/sounds"
 	for f in sounds/*.oga; do [ -e "$$f" ] && install -m644 "$$f" "$(DESTDIR)$(DATADIR)/alarmd/sounds/"; done; true
 	install -Dm644 docs/man/alarmctl.1 "$(DESTDIR)$(MANDIR)/man1/alarmctl.1"
@@ -137,10 +164,6 @@ install: install-check install-gnome-extension
 	install -Dm644 completions/_alarmctl "$(DESTDIR)$(DATADIR)/zsh/vendor-completions/_alarmctl"
 	install -Dm644 completions/alarmctl.fish "$(DESTDIR)$(DATADIR)/fish/vendor_completions.d/alarmctl.fish"
 	install -Dm644 dbus/alarmd-qt.h "$(DESTDIR)$(PREFIX)/include/alarmd/alarmd-qt.h"
-	@[ -n "$(DESTDIR)" ] || printf '%s\n' "Installed alarmd in $(PREFIX). As each user, once:" \
-		"  systemctl --user daemon-reload   # then alarmd starts on first use (D-Bus activation)" \
-		"  systemctl --user enable alarmd   # optional: start it at every login" \
-		"  gnome-extensions enable $(GNOME_EXT)   # on GNOME, after logging in again"
 
 install-check:
 	@for f in "$(BUILT)/alarmd" "$(BUILT)/alarmctl"; do [ -x "$$f" ] || { \
