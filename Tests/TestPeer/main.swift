@@ -11,6 +11,8 @@ import SDBus
 //   alarmd-test-peer --bus-address ADDRESS --logind          org.freedesktop.login1 (Inhibit)
 //   alarmd-test-peer --bus-address ADDRESS --portal          org.freedesktop.portal.OpenURI
 //   alarmd-test-peer --bus-address ADDRESS --timedated       org.freedesktop.timedate1 (PropertiesChanged)
+//   alarmd-test-peer --bus-address ADDRESS --screensaver [PATH,…]  org.freedesktop.ScreenSaver
+//                                              (default path /org/freedesktop/ScreenSaver)
 
 let args = CommandLine.arguments
 func value(after flag: String) -> String? {
@@ -32,6 +34,11 @@ do {
     if args.contains("--logind") { peers.append(try FakeLogind.serve(on: bus, loop: loop)) }
     if args.contains("--portal") { peers.append(try FakePortal.serve(on: bus)) }
     if args.contains("--timedated") { peers.append(try FakeTimedated.serve(on: bus)) }
+    if args.contains("--screensaver") {
+        let given = value(after: "--screensaver").flatMap { $0.hasPrefix("/") ? $0 : nil }
+        let paths = given?.split(separator: ",").map(String.init) ?? ["/org/freedesktop/ScreenSaver"]
+        peers.append(try FakeScreenSaver.serve(on: bus, paths: paths))
+    }
     let code = loop.run()
     withExtendedLifetime(peers) {}
     exit(code)
