@@ -4,11 +4,12 @@ import SDBus
 import TestSupport
 import Testing
 
-/// A dark screen lights up when an alarm starts ringing: alarmd calls the session bus's
-/// `org.freedesktop.ScreenSaver.SimulateUserActivity` (KDE, XFCE) once, and only then.
+/// A dark screen lights up when an alarm starts ringing: alarmd calls the session bus's screensaver's
+/// `SimulateUserActivity` (`org.freedesktop.ScreenSaver`: KDE; `org.xfce.ScreenSaver`: XFCE) once,
+/// and only then.
 @Suite(.serialized) struct ScreenWakeTests {
     func activity(_ peer: PeerProcess) throws -> [Value] {
-        let r = try peer.client.bus.call("org.freedesktop.ScreenSaver", "/org/alarmd/TestScreenSaver", "org.alarmd.TestScreenSaver", "Activity")
+        let r = try peer.client.bus.call(peer.name, "/org/alarmd/TestScreenSaver", "org.alarmd.TestScreenSaver", "Activity")
         if case .array(_, let items)? = r.first { return items }
         return []
     }
@@ -49,6 +50,17 @@ import Testing
         #expect(h.client.waitForState(path, "alerting"))
         #expect(try eventually(pumping: h.client) { try !activity(saver).isEmpty })
         #expect(try activity(saver) == [.string("/ScreenSaver")])
+    }
+
+    @Test func xfceScreenSaverIsWokenToo() throws {
+        let h = try Harness()
+        let saver = try PeerProcess(address: h.bus.address, role: ["--screensaver", "/org/xfce/ScreenSaver", "--screensaver-name", "org.xfce.ScreenSaver"],
+                                    name: "org.xfce.ScreenSaver", log: h.state.path + "/screensaver.log")
+        let path = try h.client.schedule([("title", .string("Xfce")), ("duration", .uint32(1))])
+        #expect(h.client.waitForState(path, "alerting"))
+        #expect(try eventually(pumping: h.client) { try !activity(saver).isEmpty })
+        #expect(try activity(saver) == [.string("/org/xfce/ScreenSaver")])
+        #expect(h.daemon.logs("woke the screen (org.xfce.ScreenSaver at /org/xfce/ScreenSaver)"))
     }
 
     @Test func noScreenSaverIsNoError() throws {

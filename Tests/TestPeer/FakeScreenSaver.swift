@@ -1,8 +1,9 @@
 import AlarmCore
 import SDBus
 
-/// `org.freedesktop.ScreenSaver` as KDE's ksmserver and xfce4-screensaver serve it on the session bus
-/// (`SimulateUserActivity`, `GetActive`), at the object paths given: records every
+/// A screensaver on the session bus as KDE's ksmserver (`org.freedesktop.ScreenSaver`) and
+/// xfce4-screensaver (`org.xfce.ScreenSaver`) serve one (`SimulateUserActivity`, `GetActive`), under the
+/// name given (the interface has the same name) at the object paths given: records every
 /// `SimulateUserActivity` with its path (readable through `org.alarmd.TestScreenSaver.Activity`).
 final class FakeScreenSaver: BusObject {
     var activity: [String] = []
@@ -23,10 +24,10 @@ final class FakeScreenSaver: BusObject {
 
     func property(_ name: String, path: String) -> Value? { nil }
 
-    static func serve(on bus: Bus, paths: [String]) throws(BusError) -> FakeScreenSaver {
+    static func serve(on bus: Bus, name: String, paths: [String]) throws(BusError) -> FakeScreenSaver {
         let peer = FakeScreenSaver()
         for path in paths {
-            try bus.export(peer, path: path, interface: "org.freedesktop.ScreenSaver", members: [
+            try bus.export(peer, path: path, interface: name, members: [
                 .method("SimulateUserActivity", in: [], out: []),
                 .method("GetActive", in: [], out: [("active", "b")]),
             ])
@@ -34,7 +35,7 @@ final class FakeScreenSaver: BusObject {
         try bus.export(peer, path: "/org/alarmd/TestScreenSaver", interface: "org.alarmd.TestScreenSaver", members: [
             .method("Activity", in: [], out: [("paths", "as")]),
         ])
-        try bus.requestName("org.freedesktop.ScreenSaver")
+        try bus.requestName(name)
         return peer
     }
 }

@@ -11,8 +11,9 @@ import SDBus
 //   alarmd-test-peer --bus-address ADDRESS --logind          org.freedesktop.login1 (Inhibit)
 //   alarmd-test-peer --bus-address ADDRESS --portal          org.freedesktop.portal.OpenURI
 //   alarmd-test-peer --bus-address ADDRESS --timedated       org.freedesktop.timedate1 (PropertiesChanged)
-//   alarmd-test-peer --bus-address ADDRESS --screensaver [PATH,…]  org.freedesktop.ScreenSaver
-//                                              (default path /org/freedesktop/ScreenSaver)
+//   alarmd-test-peer --bus-address ADDRESS --screensaver [PATH,…] [--screensaver-name NAME]
+//                                              org.freedesktop.ScreenSaver (or NAME, e.g. org.xfce.ScreenSaver)
+//                                              at PATH (default /org/freedesktop/ScreenSaver)
 
 let args = CommandLine.arguments
 func value(after flag: String) -> String? {
@@ -37,7 +38,8 @@ do {
     if args.contains("--screensaver") {
         let given = value(after: "--screensaver").flatMap { $0.hasPrefix("/") ? $0 : nil }
         let paths = given?.split(separator: ",").map(String.init) ?? ["/org/freedesktop/ScreenSaver"]
-        peers.append(try FakeScreenSaver.serve(on: bus, paths: paths))
+        let name = value(after: "--screensaver-name") ?? "org.freedesktop.ScreenSaver"
+        peers.append(try FakeScreenSaver.serve(on: bus, name: name, paths: paths))
     }
     let code = loop.run()
     withExtendedLifetime(peers) {}
