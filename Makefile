@@ -174,6 +174,9 @@ install-gnome-extension:
 	install -d "$(GNOME_EXT_DIR)"
 	install -m644 applets/gnome-shell/$(GNOME_EXT)/metadata.json applets/gnome-shell/$(GNOME_EXT)/extension.js \
 		applets/gnome-shell/$(GNOME_EXT)/model.js applets/gnome-shell/$(GNOME_EXT)/stylesheet.css "$(GNOME_EXT_DIR)/"
+	install -d "$(GNOME_EXT_DIR)/schemas"
+	install -m644 applets/gnome-shell/$(GNOME_EXT)/schemas/org.gnome.shell.extensions.alarmd.gschema.xml \
+		applets/gnome-shell/$(GNOME_EXT)/schemas/gschemas.compiled "$(GNOME_EXT_DIR)/schemas/"
 	for po in applets/gnome-shell/po/*.po; do [ -e "$$po" ] || continue; lang=$$(basename "$$po" .po); \
 		install -d "$(GNOME_EXT_DIR)/locale/$$lang/LC_MESSAGES"; \
 		if [ -e "$(LOCALE_BUILT)/$$lang/LC_MESSAGES/alarmd.mo" ]; then \

@@ -12,6 +12,7 @@ final class Alerts: ChangeSubscriber {
     private let actions: AppActions
     private let inhibitor: SleepInhibitor
     private let icons: OwnIcons
+    private let waker: ScreenWaker
     /// alarm id → the id of its notification (alert, or "Snoozed until").
     private var shown: [String: UInt32] = [:]
     /// alarm id → the generation of its latest Notify, so that a reply arriving after a newer Notify or
@@ -28,6 +29,7 @@ final class Alerts: ChangeSubscriber {
         self.notifier = notifier
         ringer = try Ringer(loop: loop, soundDirectories: soundDirectories)
         actions = AppActions(bus: bus, loop: loop)
+        waker = ScreenWaker(bus: bus)
         inhibitor = SleepInhibitor(systemBus: systemBus)
         ringer.onError = { [unowned self] id, message in
             self.sink.submit(self.engine.planSoundError(id: id, message), "sound error of \(id)")
@@ -73,6 +75,7 @@ final class Alerts: ChangeSubscriber {
         case .ring(let a):
             if !ringer.isRinging(a.id) {
                 Log.info("alarm \(a.id) (app '\(a.appId)') is alerting: \(a.config.presentation.title)")
+                waker.wake(alarm: a.id)
             }
             ringer.start(a)
         case .showAlert(let a): show(a, AlertText.alert(a, in: zone), actions: AlertText.actions(a), critical: true)
@@ -124,6 +127,8 @@ final class Alerts: ChangeSubscriber {
         // The daemon plays the sound itself: ask the server not to add its own.
         n.hints += [("urgency", .byte(critical ? 2 : 1)), ("suppress-sound", .bool(true))]
         if critical { n.hints.append(("resident", .bool(true))) }
+        // A lock screen may name the alarm (GNOME lists only "alarmd" for notifications without it).
+        n.hints.append(("x-gnome-privacy-scope", .string("system")))
         n.replacesId = shown[a.id] ?? 0
         n.actions = actions
         n.expireTimeout = critical ? 0 : -1

@@ -34,6 +34,16 @@ import Testing
         #expect(after[0].uint32("closed_reason") == 3, "resident: alarmd itself closes it once the alarm stopped")
     }
 
+    @Test func alertNamesItselfOnTheLockScreen() throws {
+        let h = try Harness(notifications: true)
+        let path = try h.client.schedule([("title", .string("Lock")), ("duration", .uint32(1)), ("secondary_button", .string("Snooze"))])
+        #expect(h.client.waitForState(path, "alerting"))
+        let n = try alertOf(h, title: "Lock")
+        let hints = Dictionary((n["hints"]?.unwrapped.vardictEntries ?? []), uniquingKeysWith: { a, _ in a })
+        #expect(hints["urgency"] == .byte(2), "positive control: the hints of the alert arrived")
+        #expect(hints["x-gnome-privacy-scope"] == .string("system"), "GNOME's lock screen shows its title, not only \"alarmd\"")
+    }
+
     @Test func updateWhileRingingUpdatesTheNotification() throws {
         let h = try Harness(notifications: true)
         let path = try h.client.schedule([("title", .string("Oven")), ("duration", .uint32(1))])

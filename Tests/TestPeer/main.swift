@@ -11,6 +11,9 @@ import SDBus
 //   alarmd-test-peer --bus-address ADDRESS --logind          org.freedesktop.login1 (Inhibit)
 //   alarmd-test-peer --bus-address ADDRESS --portal          org.freedesktop.portal.OpenURI
 //   alarmd-test-peer --bus-address ADDRESS --timedated       org.freedesktop.timedate1 (PropertiesChanged)
+//   alarmd-test-peer --bus-address ADDRESS --screensaver [PATH,…] [--screensaver-name NAME]
+//                                              org.freedesktop.ScreenSaver (or NAME, e.g. org.xfce.ScreenSaver)
+//                                              at PATH (default /org/freedesktop/ScreenSaver)
 
 let args = CommandLine.arguments
 func value(after flag: String) -> String? {
@@ -32,6 +35,12 @@ do {
     if args.contains("--logind") { peers.append(try FakeLogind.serve(on: bus, loop: loop)) }
     if args.contains("--portal") { peers.append(try FakePortal.serve(on: bus)) }
     if args.contains("--timedated") { peers.append(try FakeTimedated.serve(on: bus)) }
+    if args.contains("--screensaver") {
+        let given = value(after: "--screensaver").flatMap { $0.hasPrefix("/") ? $0 : nil }
+        let paths = given?.split(separator: ",").map(String.init) ?? ["/org/freedesktop/ScreenSaver"]
+        let name = value(after: "--screensaver-name") ?? "org.freedesktop.ScreenSaver"
+        peers.append(try FakeScreenSaver.serve(on: bus, name: name, paths: paths))
+    }
     let code = loop.run()
     withExtendedLifetime(peers) {}
     exit(code)

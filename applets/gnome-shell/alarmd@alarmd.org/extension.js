@@ -1,12 +1,16 @@
 // alarmd indicator for GNOME Shell 43: shows what alarmd (org.alarmd.AlarmManager1 on the session
 // bus) is counting down or ringing, and acts on it. Written against docs/API.md alone.
 // Everything is created in enable() and released in disable(); nothing runs at import time.
+// It also runs while the session is locked (session mode unlock-dialog): then the top-bar indicator
+// is gone and the lock screen shows what rings (Stop and the secondary button act without unlocking)
+// and what counts down, nothing else.
 /* exported init */
 'use strict';
 
 const {Clutter, Gio, GLib, GObject, St} = imports.gi;
 const ExtensionUtils = imports.misc.extensionUtils;
 const Main = imports.ui.main;
+const MessageTray = imports.ui.messageTray;
 const PanelMenu = imports.ui.panelMenu;
 const PopupMenu = imports.ui.popupMenu;
 
@@ -19,6 +23,7 @@ const MANAGER_PATH = '/org/alarmd/AlarmManager1';
 const MANAGER_IFACE = 'org.alarmd.AlarmManager1';
 const ALARM_IFACE = 'org.alarmd.Alarm1';
 const QUICK_MINUTES = [1, 5, 10, 25];
+const TITLES_KEY = 'show-titles-when-locked';
 
 function unpackProps(variant) {
     return variant.recursiveUnpack();
@@ -108,6 +113,127 @@ class AlarmdAlarmItem extends PopupMenu.PopupBaseMenuItem {
                 this._button(_('Cancel'), 'Cancel', id);
             }
         }
+    }
+});
+
+/** One alarm on the lock screen: title (or its kind when titles are hidden) and time; when ringing, Stop
+ *  and the secondary button. Countdowns are shown, never edited, here. */
+const LockRow = GObject.registerClass(
+class AlarmdLockRow extends St.BoxLayout {
+    _init(client) {
+        super._init({vertical: true, style_class: 'alarmd-lock-row', x_expand: true});
+        this._client = client;
+        this._buttonsKey = null;
+        const top = new St.BoxLayout({x_expand: true, style_class: 'alarmd-lock-top'});
+        this._title = new St.Label({style_class: 'alarmd-lock-title', x_expand: true,
+            y_align: Clutter.ActorAlign.CENTER});
+        this._time = new St.Label({style_class: 'alarmd-lock-time', y_align: Clutter.ActorAlign.CENTER});
+        top.add_child(this._title);
+        top.add_child(this._time);
+        this.add_child(top);
+        this._buttons = new St.BoxLayout({style_class: 'alarmd-lock-buttons', x_align: Clutter.ActorAlign.CENTER,
+            x_expand: true});
+        this.add_child(this._buttons);
+    }
+
+    _button(label, onClick) {
+        const b = new St.Button({label, style_class: 'button alarmd-lock-button', can_focus: true, reactive: true});
+        b.connect('clicked', onClick);
+        this._buttons.add_child(b);
+    }
+
+    update(alarm, now, showTitles) {
+        this._title.text = showTitles ? alarm.title(_) : alarm.kind === 'timer' ? _('Timer') : _('Alarm');
+        const r = Model.clock(alarm.remaining(now));
+        switch (alarm.state) {
+        case 'alerting':
+            this._time.text = alarm.fireTime > 0 ? Model.localTime(alarm.fireTime, now) : '';
+            break;
+        case 'paused':
+            this._time.text = _('Paused, %s left').format(r);
+            break;
+        default:
+            this._time.text = r;
+        }
+        const hex = Model.colorHex(alarm.accentColor);
+        this._time.style = alarm.isWarning && hex ? `color: ${hex};` : null;
+        this.style_class = alarm.state === 'alerting' ? 'alarmd-lock-row alarmd-lock-ringing' : 'alarmd-lock-row';
+        // Buttons only while ringing: Stop and the secondary button (Snooze, or the app's own action).
+        const stop = alarm.text('stop_button') || _('Stop');
+        const secondary = alarm.text('secondary_button');
+        const key = alarm.state === 'alerting' ? `${alarm.id}\n${stop}\n${secondary}` : '';
+        if (key === this._buttonsKey)
+            return;
+        this._buttonsKey = key;
+        this._buttons.destroy_all_children();
+        this._buttons.visible = key !== '';
+        if (key === '')
+            return;
+        const id = alarm.id, app = String(alarm.props.AppId ?? '');
+        this._button(stop, () => {
+            this._client.callAlarm('Stop', id);
+            this._client.activateAppAction(app, alarm.text('stop_action'));
+        });
+        if (secondary !== '') {
+            this._button(secondary, () => {
+                if (alarm.text('secondary_button_behavior') !== 'custom')
+                    this._client.callAlarm('Countdown', id);
+                this._client.activateAppAction(app, alarm.text('secondary_action'));
+            });
+        }
+    }
+});
+
+/** The lock screen's part (AlarmKit's Lock Screen alert and Live Activity): above GNOME's clock, what
+ *  rings and what counts down. It lives in the screen shield's dialog group, above the unlock dialog,
+ *  so it moves and fades with the lock screen (and stays under the shield's black until woken). */
+const LockView = GObject.registerClass(
+class AlarmdLockView extends St.BoxLayout {
+    _init(client) {
+        super._init({vertical: true, style_class: 'alarmd-lock', visible: false});
+        this._client = client;
+        this._rows = new Map();
+        this._group = Main.screenShield?._lockDialogGroup ?? Main.layoutManager.screenShieldGroup;
+        this._group.add_child(this);
+        this.connect('notify::width', () => this._place());
+        this.connect('notify::height', () => this._place());
+        this._monitorsId = Main.layoutManager.connect('monitors-changed', () => this._place());
+        this.connect('destroy', () => Main.layoutManager.disconnect(this._monitorsId));
+    }
+
+    _place() {
+        const m = Main.layoutManager.primaryMonitor;
+        if (!m)
+            return;
+        // GNOME's clock starts a third of the way down (unlockDialog.js): stay above it, below the bar.
+        const y = Math.max(Main.panel.height + 12, Math.floor(m.height / 3) - this.height - 12);
+        this.set_position(m.x + Math.floor((m.width - this.width) / 2), m.y + y);
+    }
+
+    draw(alarms, now, showTitles) {
+        const shown = Model.readingOrder(alarms).filter(a => ['alerting', 'countdown', 'paused'].includes(a.state));
+        const seen = new Set();
+        shown.forEach((a, index) => {
+            seen.add(a.path);
+            let row = this._rows.get(a.path);
+            if (!row) {
+                row = new LockRow(this._client);
+                this._rows.set(a.path, row);
+                this.insert_child_at_index(row, index);
+            } else {
+                this.set_child_at_index(row, index);
+            }
+            row.update(a, now, showTitles);
+        });
+        for (const [path, row] of this._rows) {
+            if (!seen.has(path)) {
+                row.destroy();
+                this._rows.delete(path);
+            }
+        }
+        this.visible = shown.length > 0;
+        this._group.set_child_above_sibling(this, null);
+        this._place();
     }
 });
 
@@ -273,7 +399,8 @@ class AlarmdIndicator extends PanelMenu.Button {
 
 /** Mirrors alarmd through signals (ObjectManager, PropertiesChanged, AlarmRemoved, name owner). */
 class AlarmdClient {
-    constructor() {
+    constructor(settings) {
+        this._settings = settings;
         this._conn = Gio.DBus.session;
         this._alarms = new Map();
         this._running = false;
@@ -281,8 +408,17 @@ class AlarmdClient {
         this._subscriptions = [];
         this._tickId = 0;
         this._cancellable = new Gio.Cancellable();
-        this._indicator = new Indicator(this);
-        Main.panel.addToStatusArea('alarmd', this._indicator);
+        this._indicator = null;
+        this._lockView = null;
+        this._ringing = new Set();
+        this._modeId = Main.sessionMode.connect('updated', () => this._syncMode());
+        this._settingsId = this._settings.connect(`changed::${TITLES_KEY}`, () => {
+            this._restoreScopes();
+            this._scopeAll();
+            this.redraw();
+        });
+        this._watchTray();
+        this._syncMode();
 
         const sub = (iface, member, path, arg0, handler) => {
             this._subscriptions.push(this._conn.signal_subscribe(BUS_NAME, iface, member, path, arg0,
@@ -311,9 +447,113 @@ class AlarmdClient {
             this._conn.signal_unsubscribe(id);
         this._subscriptions = [];
         this._stopTick();
-        this._indicator.destroy();
+        Main.sessionMode.disconnect(this._modeId);
+        this._settings.disconnect(this._settingsId);
+        this._unwatchTray();
+        this._indicator?.destroy();
         this._indicator = null;
+        this._lockView?.destroy();
+        this._lockView = null;
         this._alarms.clear();
+    }
+
+    // GNOME's own lock-screen list names a notification only when it is system-scoped, as alarmd marks
+    // its alerts (x-gnome-privacy-scope). With titles hidden while locked, alarms' notifications are
+    // scoped to the user again, so that list says only "alarmd" (or the app) and a count.
+    _watchTray() {
+        this._sources = new Map();     // source → its notification-added handler
+        this._scoped = new Map();      // notification → its updated handler
+        this._idles = new Set();
+        this._trayId = Main.messageTray.connect('source-added', (tray, source) => this._watchSource(source));
+        for (const source of Main.messageTray.getSources())
+            this._watchSource(source);
+    }
+
+    _watchSource(source) {
+        if (this._sources.has(source))
+            return;
+        this._sources.set(source, source.connect('notification-added', (s, n) => this._scope(n)));
+        source.connect('destroy', () => this._sources.delete(source));
+    }
+
+    _isAlarmTitle(text) {
+        return [...this._alarms.values()].some(a => a.text('title') !== '' && a.text('title') === text);
+    }
+
+    _scope(n) {
+        if (this._settings.get_boolean(TITLES_KEY) || n.privacyScope !== MessageTray.PrivacyScope.SYSTEM ||
+            !this._isAlarmTitle(n.title))
+            return;
+        n.setPrivacyScope(MessageTray.PrivacyScope.USER);
+        if (this._scoped.has(n))
+            return;
+        // An update (alarmd replaces the alert with "Snoozed until…") sets the scope again after this
+        // signal: scope it once the update is done, then have the lock screen redraw the source.
+        this._scoped.set(n, n.connect('updated', () => {
+            const id = GLib.idle_add(GLib.PRIORITY_DEFAULT, () => {
+                this._idles.delete(id);
+                this._scope(n);
+                n.source?.countUpdated();
+                return GLib.SOURCE_REMOVE;
+            });
+            this._idles.add(id);
+        }));
+        n.connect('destroy', () => this._scoped.delete(n));
+    }
+
+    _scopeAll() {
+        for (const source of Main.messageTray.getSources()) {
+            source.notifications.forEach(n => this._scope(n));
+            source.countUpdated();
+        }
+    }
+
+    _restoreScopes() {
+        for (const [n, id] of this._scoped) {
+            n.disconnect(id);
+            n.setPrivacyScope(MessageTray.PrivacyScope.SYSTEM);
+            n.source?.countUpdated();
+        }
+        this._scoped.clear();
+    }
+
+    _unwatchTray() {
+        Main.messageTray.disconnect(this._trayId);
+        for (const [source, id] of this._sources)
+            source.disconnect(id);
+        this._sources.clear();
+        for (const id of this._idles)
+            GLib.source_remove(id);
+        this._idles.clear();
+        this._restoreScopes();
+    }
+
+    /** The top-bar indicator in the user session; the lock-screen view, and nothing else, while locked. */
+    _syncMode() {
+        const locked = Main.sessionMode.isLocked;
+        if (locked && this._indicator) {
+            this._indicator.destroy();
+            this._indicator = null;
+        } else if (!locked && !this._indicator) {
+            this._indicator = new Indicator(this);
+            Main.panel.addToStatusArea('alarmd', this._indicator);
+        }
+        if (!locked && this._lockView) {
+            this._lockView.destroy();
+            this._lockView = null;
+        } else if (locked && !this._lockView) {
+            this._lockView = new LockView(this);
+        }
+        this.redraw();
+    }
+
+    /** A dark screen lights up when an alarm starts ringing, with or without Do Not Disturb: what GNOME
+     *  itself does when a notification arrives on the lock screen (screenShield.js, unlockDialog.js's
+     *  wake-up-screen), which also lifts an idle fade and has gnome-settings-daemon turn the monitor on. */
+    _wakeScreen() {
+        const shield = Main.screenShield;
+        if (shield && shield.active && typeof shield._wakeUpScreen === 'function')
+            shield._wakeUpScreen();
     }
 
     _onAppeared() {
@@ -327,7 +567,7 @@ class AlarmdClient {
                     objects = conn.call_finish(res).recursiveUnpack()[0];
                 } catch (e) {
                     if (!e.matches(Gio.IOErrorEnum, Gio.IOErrorEnum.CANCELLED) && generation === this._generation)
-                        this._indicator.showError(e.message);
+                        this._indicator?.showError(e.message);
                     return;
                 }
                 if (generation !== this._generation)
@@ -404,10 +644,15 @@ class AlarmdClient {
     }
 
     redraw() {
-        if (!this._indicator)
-            return;
         const now = GLib.get_real_time();
-        this._indicator.draw([...this._alarms.values()], this._running, now);
+        const alarms = [...this._alarms.values()];
+        this._indicator?.draw(alarms, this._running, now);
+        this._lockView?.draw(alarms, now, this._settings.get_boolean(TITLES_KEY));
+        const ringing = new Set(alarms.filter(a => a.state === 'alerting').map(a => a.path));
+        const started = [...ringing].some(p => !this._ringing.has(p));
+        this._ringing = ringing;
+        if (started)
+            this._wakeScreen();
         this._stopTick();
         const delay = this._running ? Model.nextChangeMs([...this._alarms.values()], now) : -1;
         if (delay >= 0) {
@@ -443,6 +688,24 @@ class AlarmdClient {
         this._call(method, new GLib.Variant('(s)', [id]), method);
     }
 
+    /** An app's own action (docs/API.md: stop_action, secondary_action), as alarmd's notification does:
+     *  org.freedesktop.Application.ActivateAction on the app that set the alarm. */
+    activateAppAction(app, action) {
+        if (!app || !action)
+            return;
+        const path = `/${app.replace(/\./g, '/').replace(/-/g, '_')}`;
+        this._conn.call(app, path, 'org.freedesktop.Application', 'ActivateAction',
+            new GLib.Variant('(sava{sv})', [action, [], {}]), null, Gio.DBusCallFlags.NONE, -1,
+            this._cancellable, (conn, res) => {
+                try {
+                    conn.call_finish(res);
+                } catch (e) {
+                    if (!e.matches(Gio.IOErrorEnum, Gio.IOErrorEnum.CANCELLED))
+                        log(`alarmd: ActivateAction('${action}') on ${app} failed: ${e.message}`);
+                }
+            });
+    }
+
     scheduleTimer(seconds) {
         const config = {
             title: new GLib.Variant('s', _('Timer')),
@@ -467,12 +730,16 @@ class AlarmdClient {
 
 class Extension {
     enable() {
-        this._client = new AlarmdClient();
+        this._settings = ExtensionUtils.getSettings();
+        this._client = new AlarmdClient(this._settings);
     }
 
+    // Also called when the session locks or unlocks if a later Shell drops unlock-dialog from
+    // session-modes; with it listed, the client follows Main.sessionMode itself (_syncMode).
     disable() {
         this._client.destroy();
         this._client = null;
+        this._settings = null;
     }
 }
 
