@@ -203,6 +203,80 @@ import Testing
         #expect(!h.daemon.log.contains("output: sink"), "alarmd never touched the sink")
     }
 
+    @Test(arguments: servers) func severalAlarmsShareOneOverrideUntilTheLastStops(_ serverName: String) throws {
+        let s = try server(serverName)
+        try s.setSink(muted: true, percent: 20)
+        let before = try s.sinkState()
+        let h = try Harness(environment: s.clientEnvironment)
+        let c = h.client!
+        let (a, aid) = try ringBeacon(c, title: "A")
+        let (b, bid) = try ringBeacon(c, title: "B")
+        #expect(c.waitForState(a, "alerting") && c.waitForState(b, "alerting"))
+        #expect(waitForSink(s, c, Self.isRaised) != nil, "raised while ringing")
+        try c.call("Stop", [.string(aid)])
+        c.pump(1.0)
+        let oneLeft = try s.sinkState()
+        #expect(Self.isRaised(oneLeft), "still raised while B rings: \(oneLeft)")
+        #expect(try c.property(b, alarmInterface, "State") == .string("alerting"))
+        try c.call("Stop", [.string(bid)])
+        #expect(waitForSink(s, c) { Self.same($0, before) } != nil, "as before once the last stopped: \(String(describing: try? s.sinkState()))")
+        #expect(h.daemon.log.components(separatedBy: "→ unmuted at 70 %/70 % while ringing").count == 2, "one override for both")
+    }
+
+    /// The alarm is heard where its stream plays: here not the server's default sink (alarmd's
+    /// libpulse client is pointed elsewhere by PULSE_SINK, as a user's client.conf may do).
+    @Test(arguments: servers) func theSinkAlarmdsStreamPlaysOnIsTheOneRaised(_ serverName: String) throws {
+        let s = try server(serverName)
+        try s.pactl(["load-module", "module-null-sink", "sink_name=bedroom"])
+        #expect(eventually { ((try? s.pactl(["list", "short", "sinks"])) ?? "").contains("bedroom") })
+        try s.pactl(["set-default-sink", s.sink])
+        try s.pactl(["set-sink-mute", "bedroom", "1"])
+        try s.pactl(["set-sink-volume", "bedroom", "20%"])
+        try s.setSink(muted: false, percent: 100)
+        let rec = try SinkRecorder(s, sink: "bedroom")
+        var env = s.clientEnvironment
+        env["PULSE_SINK"] = "bedroom"
+        let h = try Harness(environment: env)
+        let c = h.client!
+        let (path, id) = try ringBeacon(c)
+        #expect(c.waitForState(path, "alerting"))
+        let alertAt = try c.fireTime(path)
+        let raised = eventually(timeout: 5, pumping: c) {
+            let out = (try? s.pactl(["get-sink-mute", "bedroom"])) ?? ""
+            return out.contains("no")
+        }
+        #expect(raised, "the stream's sink is unmuted: \(h.daemon.log)")
+        c.pump(max(0, 2.5 - Date().timeIntervalSince(alertAt)))
+        try c.call("Stop", [.string(id)])
+        let stoppedAt = Date()
+        #expect(eventually(timeout: 5, pumping: c) { ((try? s.pactl(["get-sink-mute", "bedroom"])) ?? "").contains("yes") }, "muted again")
+        #expect(try s.pactl(["get-sink-volume", "bedroom"]).contains("13107"), "at 20 % again")
+        rec.waitUntilRecorded(stoppedAt)
+        let ringing = rec.rms(from: alertAt.addingTimeInterval(0.7), to: stoppedAt.addingTimeInterval(-0.2))
+        print("\(serverName): stream on a muted non-default sink: RMS there while ringing \(ringing)\n"
+              + h.daemon.log.split(separator: "\n").filter { $0.contains("output:") }.joined(separator: "\n"))
+        #expect(ringing > audible, "heard on the sink the stream plays on")
+        let main = try s.sinkState()
+        #expect(!main.muted && main.volumes == [65_536, 65_536], "the default sink was left alone")
+    }
+
+    @Test func theSoundServerGoingAwayWhileRingingIsSurvived() throws {
+        var pulse: PulseServer? = try PulseServer()
+        try pulse!.setSink(muted: true, percent: 20)
+        let h = try Harness(environment: pulse!.clientEnvironment)
+        let c = h.client!
+        let (path, id) = try ringBeacon(c)
+        #expect(c.waitForState(path, "alerting"))
+        #expect(h.daemon.logs("while ringing"), "held the sink")
+        pulse = nil
+        #expect(h.daemon.logs("output: the sound server went away"))
+        #expect(try c.property(path, alarmInterface, "State") == .string("alerting"))
+        try c.call("Stop", [.string(id)])
+        #expect(c.waitFor { $0.contains { $0.member == "AlarmRemoved" && $0.args.first == .string(id) } }, "Stop still works")
+        let (again, _) = try ringBeacon(c, title: "Again")
+        #expect(c.waitForState(again, "alerting"), "alarmd still serves and alerts")
+    }
+
     @Test func withoutASoundServerAlarmsStillAlertAndItIsSaidOnce() throws {
         let h = try Harness()  // PULSE_SERVER points nowhere
         let c = h.client!

@@ -131,13 +131,15 @@ public final class SinkRecorder {
     /// The moment recording was known to run in real time, and how many bytes were there then.
     private var origin: (time: Date, bytes: Int)?
 
-    public init(_ pulse: SoundServer) throws {
-        path = pulse.dir.path + "/monitor.raw"
+    /// `sink`: another sink of the server than its first one.
+    public init(_ pulse: SoundServer, sink: String? = nil) throws {
+        let sink = sink ?? pulse.sink
+        path = pulse.dir.path + "/monitor-\(sink).raw"
         var env = ProcessInfo.processInfo.environment
         env.merge(pulse.clientEnvironment) { _, b in b }
         process = try ChildProcess("/usr/bin/parecord", ["--raw", "--format=s16le", "--rate=\(Self.rate)", "--channels=1",
-                                                         "--latency-msec=20", "-d", "\(pulse.sink).monitor", path],
-                                   environment: env, stderrPath: pulse.dir.path + "/parecord.log")
+                                                         "--latency-msec=20", "-d", "\(sink).monitor", path],
+                                   environment: env, stderrPath: pulse.dir.path + "/parecord-\(sink).log")
         // The monitor delivers nothing for a while after connecting; wait until data flows.
         let deadline = Date().addingTimeInterval(15)
         var last = 0
