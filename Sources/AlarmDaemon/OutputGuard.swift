@@ -235,7 +235,8 @@ final class OutputGuard {
         held = Held(sink: sink, saved: saved)
         Log.info("output: sink '\(sink)' \(describe(observed)) → \(describe(target)) while ringing")
         apply(sink, from: observed, to: target) { [unowned self] in
-            // The events of alarmd's own change come around now; from here any difference is the user's.
+            // Events that arrived meanwhile may show alarmd's change half done (muted, already raised);
+            // once the server acknowledged all of it, any difference from what alarmd set is the user's.
             dirty = true
             stepDone()
         }

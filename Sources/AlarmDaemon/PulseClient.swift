@@ -2,7 +2,6 @@ import AlarmCore
 import CPulse
 import Foundation
 import Glibc
-import SDBus
 
 /// A libpulse connection (PulseAudio, or PipeWire's pulse server) that never blocks the event loop.
 ///
@@ -10,6 +9,10 @@ import SDBus
 /// thread under the mainloop's lock, which libpulse's thread holds just while dispatching; replies
 /// are turned into plain Swift values there and handed to the event loop through a pipe, as the
 /// Ringer does with canberra's callbacks. Completions then run on the loop thread, in order.
+/// (A plain `pa_mainloop` driven from sd-event would need libpulse's whole mainloop API — io, time
+/// and defer events — reimplemented over sd-event with capture-free callbacks; the threaded loop is
+/// libpulse's own supported way, and its lock is only ever held for microseconds: libpulse's thread
+/// releases it while it polls.)
 final class PulseClient {
     enum Event {
         case connected
@@ -170,8 +173,6 @@ final class PulseClient {
             drain()
         }
     }
-
-    var pendingReplies: Int { waiting.count }
 
     fileprivate static func state(of info: UnsafePointer<pa_sink_info>) -> PulseSink {
         var cv = info.pointee.volume
