@@ -229,7 +229,7 @@ import Testing
         let s = try server(serverName)
         try s.pactl(["load-module", "module-null-sink", "sink_name=bedroom"])
         #expect(eventually { ((try? s.pactl(["list", "short", "sinks"])) ?? "").contains("bedroom") })
-        try s.pactl(["set-default-sink", s.sink])
+        try s.setDefaultSink(s.sink)
         try s.pactl(["set-sink-mute", "bedroom", "1"])
         try s.pactl(["set-sink-volume", "bedroom", "20%"])
         try s.setSink(muted: false, percent: 100)
@@ -258,6 +258,68 @@ import Testing
         #expect(ringing > audible, "heard on the sink the stream plays on")
         let main = try s.sinkState()
         #expect(!main.muted && main.volumes == [65_536, 65_536], "the default sink was left alone")
+    }
+
+    /// The user moves the ringing stream to another output (pavucontrol, GNOME's sound settings):
+    /// alarmd follows it, raising the new output and putting the old one back.
+    @Test(arguments: servers) func movingTheStreamMovesTheOverride(_ serverName: String) throws {
+        let s = try server(serverName)
+        try s.pactl(["load-module", "module-null-sink", "sink_name=bedroom"])
+        #expect(eventually { ((try? s.pactl(["list", "short", "sinks"])) ?? "").contains("bedroom") })
+        try s.setDefaultSink(s.sink)
+        try s.setSink(muted: true, percent: 20)
+        try s.pactl(["set-sink-mute", "bedroom", "1"])
+        try s.pactl(["set-sink-volume", "bedroom", "10%"])
+        let before = try s.sinkState()
+        let rec = try SinkRecorder(s, sink: "bedroom")
+        let h = try Harness(environment: s.clientEnvironment)
+        let c = h.client!
+        // One stream, long enough to be moved while it plays (alarmd's own sounds last 1–2 s; the
+        // theme's 6 s sound is out of phase between its channels, and a mono recording cancels it).
+        let tone = h.state.path + "/tone.wav"
+        try Self.writeTone(tone, seconds: 6)
+        let path = try c.schedule([("title", .string("Long")), ("duration", .uint32(1)), ("sound", .string(tone))])
+        let id = AlarmID.id(fromPath: path)!
+        #expect(c.waitForState(path, "alerting"))
+        #expect(waitForSink(s, c, Self.isRaised) != nil, "the default sink is raised first")
+        var stream = ""
+        #expect(eventually(timeout: 5, pumping: c) {
+            stream = ((try? s.pactl(["list", "short", "sink-inputs"])) ?? "").split(separator: "\n").first?
+                .split(separator: "\t").first.map(String.init) ?? ""
+            return !stream.isEmpty
+        }, "alarmd's stream is there")
+        try s.pactl(["move-sink-input", stream, "bedroom"])
+        let movedAt = Date()
+        #expect(eventually(timeout: 5, pumping: c) { ((try? s.pactl(["get-sink-mute", "bedroom"])) ?? "").contains("no") },
+                "the new output is unmuted: \(h.daemon.log)")
+        #expect(waitForSink(s, c) { Self.same($0, before) } != nil, "the old one is put back: \(String(describing: try? s.sinkState()))")
+        c.pump(max(0, 2 - Date().timeIntervalSince(movedAt)))
+        try c.call("Stop", [.string(id)])
+        let stoppedAt = Date()
+        #expect(eventually(timeout: 5, pumping: c) { ((try? s.pactl(["get-sink-mute", "bedroom"])) ?? "").contains("yes") },
+                "the new output muted again after Stop")
+        let bedroom = try s.sinkState(of: "bedroom")
+        #expect(bedroom.muted && bedroom.volumes == [6553, 6553], "at 10 % again: \(bedroom)")
+        let main = try s.sinkState()
+        #expect(Self.same(main, before), "\(main)")
+        rec.waitUntilRecorded(stoppedAt)
+        let there = rec.rms(from: movedAt.addingTimeInterval(0.7), to: stoppedAt.addingTimeInterval(-0.2))
+        print("\(serverName): stream moved to a muted sink: RMS there \(there)\n"
+              + h.daemon.log.split(separator: "\n").filter { $0.contains("output:") }.joined(separator: "\n"))
+        #expect(there > audible, "heard where the stream went")
+    }
+
+    /// A 440 Hz sine, 16-bit mono WAV at half scale.
+    static func writeTone(_ path: String, seconds: Int) throws {
+        let rate = 16_000, count = rate * seconds
+        var d = Data()
+        func u32(_ v: Int) { withUnsafeBytes(of: UInt32(v).littleEndian) { d.append(contentsOf: $0) } }
+        func u16(_ v: Int) { withUnsafeBytes(of: UInt16(v).littleEndian) { d.append(contentsOf: $0) } }
+        d.append(contentsOf: Array("RIFF".utf8)); u32(36 + count * 2); d.append(contentsOf: Array("WAVEfmt ".utf8))
+        u32(16); u16(1); u16(1); u32(rate); u32(rate * 2); u16(2); u16(16)
+        d.append(contentsOf: Array("data".utf8)); u32(count * 2)
+        for i in 0..<count { u16(Int(UInt16(bitPattern: Int16(16_000 * sin(2 * Double.pi * 440 * Double(i) / Double(rate)))))) }
+        try d.write(to: URL(fileURLWithPath: path))
     }
 
     @Test func theSoundServerGoingAwayWhileRingingIsSurvived() throws {

@@ -23,9 +23,9 @@ extension SoundServer {
     }
 
     /// The sink's mute and raw per-channel volumes, as `pactl` reports them (the user's view).
-    public func sinkState() throws -> (muted: Bool, volumes: [UInt32]) {
-        let mute = try pactl(["get-sink-mute", sink])
-        let volume = try pactl(["get-sink-volume", sink])
+    public func sinkState(of name: String? = nil) throws -> (muted: Bool, volumes: [UInt32]) {
+        let mute = try pactl(["get-sink-mute", name ?? sink])
+        let volume = try pactl(["get-sink-volume", name ?? sink])
         // "Volume: front-left: 13107 /  20% / -41.94 dB,   front-right: 13107 /  20% / -41.94 dB"
         let first = volume.split(separator: "\n").first ?? ""
         let volumes = first.split(separator: ",").compactMap { part -> UInt32? in
@@ -33,6 +33,17 @@ extension SoundServer {
             return UInt32(part[part.index(after: colon)...].split(separator: "/").first?.trimmingCharacters(in: .whitespaces) ?? "")
         }
         return (mute.contains("yes"), volumes)
+    }
+
+    /// Makes `name` the server's default sink. WirePlumber refuses ("Not supported") until it has
+    /// taken a new sink in, a moment after the sink is listed: retry until it holds.
+    public func setDefaultSink(_ name: String) throws {
+        let deadline = Date().addingTimeInterval(10)
+        while true {
+            if (try? pactl(["set-default-sink", name])) != nil, (try? pactl(["get-default-sink"]))?.contains(name) == true { return }
+            if Date() > deadline { throw TestFailure("\(self.name): \(name) did not become the default sink") }
+            usleep(50_000)
+        }
     }
 
     /// Sets the sink as a user would.
@@ -114,7 +125,7 @@ public final class PipeWireServer: SoundServer {
         try waitFor("pipewire-pulse") { FileManager.default.fileExists(atPath: socket) }
         try pactl(["load-module", "module-null-sink", "sink_name=\(sink)"])
         try waitFor("the null sink") { ((try? pactl(["list", "short", "sinks"])) ?? "").contains(sink) }
-        try pactl(["set-default-sink", sink])
+        try setDefaultSink(sink)
     }
 
     deinit {
