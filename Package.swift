@@ -14,6 +14,7 @@ let package = Package(
         .systemLibrary(name: "CSystemd", path: "Sources/CSystemd"),
         .systemLibrary(name: "CSQLite", path: "Sources/CSQLite"),
         .systemLibrary(name: "CCanberra", path: "Sources/CCanberra"),
+        .systemLibrary(name: "CPulse", path: "Sources/CPulse"),
 
         // Functional core: pure Swift, no C imports, driven by an injected clock.
         .target(name: "AlarmCore", path: "Sources/AlarmCore"),
@@ -22,7 +23,7 @@ let package = Package(
         .target(name: "SDBus", dependencies: ["CSystemd", "AlarmCore"], path: "Sources/SDBus"),
 
         // Imperative shell: manager object, store, timers.
-        .target(name: "AlarmDaemon", dependencies: ["AlarmCore", "SDBus", "CSystemd", "CSQLite", "CCanberra"],
+        .target(name: "AlarmDaemon", dependencies: ["AlarmCore", "SDBus", "CSystemd", "CSQLite", "CCanberra", "CPulse"],
                 path: "Sources/AlarmDaemon"),
 
         // What every client shares: the contract's names (from AlarmCore), a typed proxy, snapshots

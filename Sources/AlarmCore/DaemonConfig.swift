@@ -7,6 +7,10 @@ public struct DaemonConfig: Equatable, Sendable {
     public var limits = Limits()
     /// Seconds before an unanswered alarm stops and counts as missed.
     public var ringTimeout: UInt64 = 600
+    /// While anything rings, the output is unmuted and raised to at least this many percent.
+    public var alarmVolume = 70
+    /// Whether alarmd touches the output's mute and volume at all while ringing.
+    public var overrideOutputVolume = true
     /// Seconds late an alarm may still ring after suspend or downtime.
     public var missedGrace: UInt64 = 60
     /// Calls that change something, per connection: a burst, then so many a second (0 = unlimited).
@@ -72,6 +76,18 @@ public struct DaemonConfig: Equatable, Sendable {
                 if let v = count(max: 1_000_000_000) { c.shellCallLimit.perSecond = v }
             case ("ringing", "ring_timeout"):
                 if let v = seconds(max: 86_400, min: 1) { c.ringTimeout = v }
+            case ("ringing", "alarm_volume"):
+                if let v = Int(e.value.hasSuffix("%") ? String(e.value.dropLast()) : e.value), (1...100).contains(v) {
+                    c.alarmVolume = v
+                } else {
+                    warn("'\(e.value)' is not a percentage between 1 and 100")
+                }
+            case ("ringing", "override_output_volume"):
+                switch e.value {
+                case "true": c.overrideOutputVolume = true
+                case "false": c.overrideOutputVolume = false
+                default: warn("expected true or false, got '\(e.value)'")
+                }
             case ("time", "missed_grace"):
                 if let v = seconds(max: 86_400) { c.missedGrace = v }
             default:

@@ -11,6 +11,7 @@ final class Alerts: ChangeSubscriber {
     let ringer: Ringer
     private let actions: AppActions
     private let inhibitor: SleepInhibitor
+    private let output: OutputGuard
     private let icons: OwnIcons
     private let waker: ScreenWaker
     /// alarm id → the id of its notification (alert, or "Snoozed until").
@@ -22,11 +23,12 @@ final class Alerts: ChangeSubscriber {
     private var lastGeneration: UInt64 = 0
 
     init(engine: AlarmEngine, sink: ChangeSink, notifier: Notifier, bus: Bus, loop: EventLoop,
-         soundDirectories: [String], icons: OwnIcons, systemBus: @escaping () -> Bus?) throws {
+         soundDirectories: [String], icons: OwnIcons, output: OutputGuard, systemBus: @escaping () -> Bus?) throws {
         self.engine = engine
         self.icons = icons
         self.sink = sink
         self.notifier = notifier
+        self.output = output
         ringer = try Ringer(loop: loop, soundDirectories: soundDirectories)
         actions = AppActions(bus: bus, loop: loop)
         waker = ScreenWaker(bus: bus)
@@ -93,10 +95,11 @@ final class Alerts: ChangeSubscriber {
         return now.state == state && (state != .countdown || now.fireTime == a.fireTime)
     }
 
-    /// Hold the inhibitor exactly while something rings. (The ringer holds every alerting alarm,
-    /// heard or not, so this needs no scan of all alarms.)
+    /// Hold the inhibitor, and the output's volume, exactly while something rings. (The ringer holds
+    /// every alerting alarm, heard or not, so this needs no scan of all alarms.)
     private func settle() {
         inhibitor.set(ringer.isRinging)
+        output.set(ringing: ringer.isRinging)
     }
 
     /// alarmd's own icon of the alarm's kind, shipped in hicolor so that every theme has it

@@ -83,8 +83,10 @@ public final class Daemon {
         try bus.exportFallback(AlarmObjects(engine: engine, identity: identity), prefix: AlarmID.alarmPathPrefix,
                                interface: Interfaces.alarm, members: Interfaces.alarmMembers)
         try bus.addObjectManager(path: AlarmID.managerPath)
+        let output = OutputGuard(store: store, loop: loop, config: config)
         let alerts = try Alerts(engine: engine, sink: committer, notifier: notifier, bus: bus, loop: loop,
-                                soundDirectories: soundDirectories, icons: icons, systemBus: { [unowned self] in self.systemBus })
+                                soundDirectories: soundDirectories, icons: icons, output: output,
+                                systemBus: { [unowned self] in self.systemBus })
         // Signals first, then the desktop side, which may submit again (a sound error).
         committer.subscribe(BusAnnouncer(bus: bus, engine: engine))
         committer.subscribe(alerts)
@@ -115,6 +117,8 @@ public final class Daemon {
         try bus.requestName(Interfaces.busName)
         Log.info("ready: \(Interfaces.busName) on \(bus.uniqueName), \(engine.count) alarms, zone \(engine.timeZone.identifier)")
         // Only now, with the name owned, may start-up transitions (alarms due while down) be signalled.
+        // A sink left raised by a run that ended while ringing is put back first, then resumed alarms hold it anew.
+        output.start()
         alerts.resume()
         if let storeRecovery {
             recoveryNotice = StoreRecoveryNotice(recovery: storeRecovery, notifier: notifier, store: store)
@@ -123,6 +127,8 @@ public final class Daemon {
         clockStepped(delta: stepSinceLastRun())
         rearm()
         let r = loop.run()
+        // Ringing alarms stay alerting across the restart; the output goes back to the user meanwhile.
+        output.finish()
         saveAnchor()
         store.close()
         Log.info("exiting: store closed")

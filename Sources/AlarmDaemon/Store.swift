@@ -220,6 +220,12 @@ final class Store {
         checkpointIfNeeded()
     }
 
+    /// Forgets a fact, durably like the rest.
+    func removeMeta(_ key: String) throws {
+        try transaction { try run("DELETE FROM meta WHERE key = ?", [.text(key)]) }
+        checkpointIfNeeded()
+    }
+
     // MARK: reading
 
     private static let columns = """

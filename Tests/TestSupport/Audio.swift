@@ -1,9 +1,62 @@
 import Foundation
 import Glibc
 
+/// A sound server speaking the PulseAudio protocol with one null sink, private to a test.
+public protocol SoundServer: AnyObject {
+    var dir: TempDir { get }
+    var sink: String { get }
+    /// What a client (alarmd, parecord, pactl) needs to reach this server.
+    var clientEnvironment: [String: String] { get }
+    /// For test names and messages: "PulseAudio", "PipeWire".
+    var name: String { get }
+}
+
+extension SoundServer {
+    /// Runs `pactl` against this server.
+    @discardableResult
+    public func pactl(_ args: [String]) throws -> String {
+        var env = ProcessInfo.processInfo.environment
+        env.merge(clientEnvironment) { _, b in b }
+        let r = try runCommand("/usr/bin/pactl", args, environment: env)
+        guard r.status == 0 else { throw TestFailure("pactl \(args.joined(separator: " ")): \(r.err)") }
+        return r.out
+    }
+
+    /// The sink's mute and raw per-channel volumes, as `pactl` reports them (the user's view).
+    public func sinkState(of name: String? = nil) throws -> (muted: Bool, volumes: [UInt32]) {
+        let mute = try pactl(["get-sink-mute", name ?? sink])
+        let volume = try pactl(["get-sink-volume", name ?? sink])
+        // "Volume: front-left: 13107 /  20% / -41.94 dB,   front-right: 13107 /  20% / -41.94 dB"
+        let first = volume.split(separator: "\n").first ?? ""
+        let volumes = first.split(separator: ",").compactMap { part -> UInt32? in
+            guard let colon = part.lastIndex(of: ":") else { return nil }
+            return UInt32(part[part.index(after: colon)...].split(separator: "/").first?.trimmingCharacters(in: .whitespaces) ?? "")
+        }
+        return (mute.contains("yes"), volumes)
+    }
+
+    /// Makes `name` the server's default sink. WirePlumber refuses ("Not supported") until it has
+    /// taken a new sink in, a moment after the sink is listed: retry until it holds.
+    public func setDefaultSink(_ name: String) throws {
+        let deadline = Date().addingTimeInterval(10)
+        while true {
+            if (try? pactl(["set-default-sink", name])) != nil, (try? pactl(["get-default-sink"]))?.contains(name) == true { return }
+            if Date() > deadline { throw TestFailure("\(self.name): \(name) did not become the default sink") }
+            usleep(50_000)
+        }
+    }
+
+    /// Sets the sink as a user would.
+    public func setSink(muted: Bool, percent: Int) throws {
+        try pactl(["set-sink-volume", sink, "\(percent)%"])
+        try pactl(["set-sink-mute", sink, muted ? "1" : "0"])
+    }
+}
+
 /// A real PulseAudio server with one null sink, private to the test (its own socket, runtime dir and
 /// home), so the built alarmd plays through a real audio path that the test can record.
-public final class PulseServer {
+public final class PulseServer: SoundServer {
+    public let name = "PulseAudio"
     public let dir = TempDir("alarmd-pulse")
     public let sink = "alarmsink"
     private let process: ChildProcess
@@ -33,6 +86,54 @@ public final class PulseServer {
     deinit { process.stop() }
 }
 
+/// PipeWire with WirePlumber and its pulse server, headless, with one null sink: the sound stack of
+/// current desktops. It needs a session bus whose policy lets it receive (the test bus allows
+/// eavesdropping), or WirePlumber links nothing and streams time out.
+public final class PipeWireServer: SoundServer {
+    public let name = "PipeWire"
+    public let dir = TempDir("alarmd-pipewire")
+    public let sink = "alarmsink"
+    private let bus: TestBus
+    private var processes: [ChildProcess] = []
+    public var socket: String { dir.path + "/run/pulse/native" }
+    public var clientEnvironment: [String: String] { ["PULSE_SERVER": "unix:" + socket] }
+
+    public init() throws {
+        for sub in ["run", "home"] { try FileManager.default.createDirectory(atPath: dir.path + "/" + sub, withIntermediateDirectories: true) }
+        chmod(dir.path + "/run", 0o700)
+        bus = try TestBus()
+        var env = ProcessInfo.processInfo.environment
+        env["HOME"] = dir.path + "/home"
+        env["XDG_RUNTIME_DIR"] = dir.path + "/run"
+        env["XDG_CONFIG_HOME"] = dir.path + "/home/.config"
+        env["DBUS_SESSION_BUS_ADDRESS"] = bus.address
+        env.removeValue(forKey: "PULSE_SERVER")
+        env.removeValue(forKey: "PIPEWIRE_REMOTE")
+        func waitFor(_ what: String, _ ok: () -> Bool) throws {
+            let deadline = Date().addingTimeInterval(10)
+            while !ok() {
+                if Date() > deadline || processes.contains(where: { $0.wait(timeout: 0) != nil }) {
+                    throw TestFailure("PipeWire: \(what) did not come up: \(readText(dir.path + "/pipewire.log"))")
+                }
+                usleep(20_000)
+            }
+        }
+        processes.append(try ChildProcess("/usr/bin/pipewire", [], environment: env, stderrPath: dir.path + "/pipewire.log"))
+        try waitFor("pipewire") { FileManager.default.fileExists(atPath: dir.path + "/run/pipewire-0") }
+        processes.append(try ChildProcess("/usr/bin/wireplumber", [], environment: env, stderrPath: dir.path + "/wireplumber.log"))
+        processes.append(try ChildProcess("/usr/bin/pipewire-pulse", [], environment: env, stderrPath: dir.path + "/pipewire-pulse.log"))
+        try waitFor("pipewire-pulse") { FileManager.default.fileExists(atPath: socket) }
+        try pactl(["load-module", "module-null-sink", "sink_name=\(sink)"])
+        try waitFor("the null sink") { ((try? pactl(["list", "short", "sinks"])) ?? "").contains(sink) }
+        try setDefaultSink(sink)
+    }
+
+    deinit {
+        // The pulse server and the session manager before the graph they talk to.
+        for p in processes.reversed() { p.stop() }
+    }
+}
+
 /// Records the null sink's monitor as raw 16-bit mono at 8 kHz, and maps wall-clock times to samples.
 public final class SinkRecorder {
     public static let rate = 8_000
@@ -41,13 +142,15 @@ public final class SinkRecorder {
     /// The moment recording was known to run in real time, and how many bytes were there then.
     private var origin: (time: Date, bytes: Int)?
 
-    public init(_ pulse: PulseServer) throws {
-        path = pulse.dir.path + "/monitor.raw"
+    /// `sink`: another sink of the server than its first one.
+    public init(_ pulse: SoundServer, sink: String? = nil) throws {
+        let sink = sink ?? pulse.sink
+        path = pulse.dir.path + "/monitor-\(sink).raw"
         var env = ProcessInfo.processInfo.environment
         env.merge(pulse.clientEnvironment) { _, b in b }
         process = try ChildProcess("/usr/bin/parecord", ["--raw", "--format=s16le", "--rate=\(Self.rate)", "--channels=1",
-                                                         "--latency-msec=20", "-d", "\(pulse.sink).monitor", path],
-                                   environment: env, stderrPath: pulse.dir.path + "/parecord.log")
+                                                         "--latency-msec=20", "-d", "\(sink).monitor", path],
+                                   environment: env, stderrPath: pulse.dir.path + "/parecord-\(sink).log")
         // The monitor delivers nothing for a while after connecting; wait until data flows.
         let deadline = Date().addingTimeInterval(15)
         var last = 0
