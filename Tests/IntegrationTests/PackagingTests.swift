@@ -191,7 +191,9 @@ import Testing
         // An alarmd started from the prefix, whose binary is then uninstalled, and one from a checkout.
         let prefix = top.path + "/prefix"
         try FileManager.default.createDirectory(atPath: prefix + "/bin", withIntermediateDirectories: true)
-        try FileManager.default.copyItem(atPath: Products.alarmd, toPath: prefix + "/bin/alarmd")
+        // Copied by cp, not in this process: a file this process has open for writing would be inherited
+        // by the children other tests fork meanwhile, and exec'ing it would fail with ETXTBSY.
+        try #require(try runCommand("/bin/cp", [Products.alarmd, prefix + "/bin/alarmd"]).status == 0)
         let bus = try TestBus()
         let installed = try ChildProcess(prefix + "/bin/alarmd", ["--bus-address", bus.address, "--state-dir", top.path + "/s1"],
                                          environment: hermeticEnvironment())
