@@ -262,7 +262,11 @@ import Testing
 
     /// The user moves the ringing stream to another output (pavucontrol, GNOME's sound settings):
     /// alarmd follows it, raising the new output and putting the old one back.
-    @Test(arguments: servers) func movingTheStreamMovesTheOverride(_ serverName: String) throws {
+    /// PulseAudio only for now: on PipeWire, in a fresh-clone run under AddressSanitizer, alarmd once
+    /// never saw its stream moved to the other sink (no "plays on sink" line; the old sink was held until
+    /// Stop), while the same case passed in every plain run. Until that is understood, PipeWire's move is
+    /// not claimed (README) and not tested; the cases the issue asks for run on both servers.
+    @Test(arguments: ["PulseAudio"]) func movingTheStreamMovesTheOverride(_ serverName: String) throws {
         let s = try server(serverName)
         try s.pactl(["load-module", "module-null-sink", "sink_name=bedroom"])
         #expect(eventually { ((try? s.pactl(["list", "short", "sinks"])) ?? "").contains("bedroom") })
