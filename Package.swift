@@ -16,11 +16,14 @@ let package = Package(
         .systemLibrary(name: "CCanberra", path: "Sources/CCanberra"),
         .systemLibrary(name: "CPulse", path: "Sources/CPulse"),
 
-        // Functional core: pure Swift, no C imports, driven by an injected clock.
-        .target(name: "AlarmCore", path: "Sources/AlarmCore"),
+        // The wire value: a D-Bus value in pure Swift, the leaf both layers below share.
+        .target(name: "BusValue", path: "Sources/BusValue"),
 
-        // Thin typed layer over sd-bus and sd-event.
-        .target(name: "SDBus", dependencies: ["CSystemd", "AlarmCore"], path: "Sources/SDBus"),
+        // Functional core: pure Swift, no C imports, driven by an injected clock.
+        .target(name: "AlarmCore", dependencies: ["BusValue"], path: "Sources/AlarmCore"),
+
+        // Thin typed layer over sd-bus and sd-event; knows nothing of alarms.
+        .target(name: "SDBus", dependencies: ["CSystemd", "BusValue"], path: "Sources/SDBus"),
 
         // Imperative shell: manager object, store, timers.
         .target(name: "AlarmDaemon", dependencies: ["AlarmCore", "SDBus", "CSystemd", "CSQLite", "CCanberra", "CPulse"],
@@ -46,7 +49,7 @@ let package = Package(
         .target(name: "AlarmFuzzing", dependencies: ["AlarmCore"], path: "fuzz/AlarmFuzzing"),
         .systemLibrary(name: "CLibFuzzer", path: "fuzz/CLibFuzzer"),
         .executableTarget(name: "alarmd-fuzz-core", dependencies: ["AlarmFuzzing", "CLibFuzzer"], path: "fuzz/alarmd-fuzz-core"),
-        .executableTarget(name: "alarmd-fuzz-bus", dependencies: ["AlarmFuzzing", "AlarmCore", "SDBus", "CSystemd", "CSQLite", "TestSupport"],
+        .executableTarget(name: "alarmd-fuzz-bus", dependencies: ["AlarmFuzzing", "AlarmCore", "AlarmDaemon", "SDBus", "CSystemd", "CSQLite", "TestSupport"],
                           path: "fuzz/alarmd-fuzz-bus"),
 
         // Test peers speaking published protocols: notification server, app, logind.
@@ -56,7 +59,7 @@ let package = Package(
         .testTarget(name: "AlarmCoreTests", dependencies: ["AlarmCore", "AlarmFuzzing", "TestSupport"], path: "Tests/AlarmCoreTests"),
         .testTarget(name: "AlarmClientTests", dependencies: ["AlarmClient", "AlarmCore"], path: "Tests/AlarmClientTests"),
         .testTarget(name: "CrashModelTests", dependencies: ["CrashModel", "AlarmCore"], path: "Tests/CrashModelTests"),
-        .testTarget(name: "IntegrationTests", dependencies: ["TestSupport", "SDBus", "AlarmCore", "AlarmClient", "CSystemd", "alarmd", "alarmctl", "alarmd-test-peer", "alarmd-bench", "alarmd-crash", "alarmd-fuzz-bus"],
+        .testTarget(name: "IntegrationTests", dependencies: ["TestSupport", "SDBus", "AlarmCore", "AlarmDaemon", "AlarmClient", "CSystemd", "alarmd", "alarmctl", "alarmd-test-peer", "alarmd-bench", "alarmd-crash", "alarmd-fuzz-bus"],
                     path: "Tests/IntegrationTests"),
     ],
     swiftLanguageModes: [.v6]

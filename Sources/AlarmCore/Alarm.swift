@@ -91,53 +91,6 @@ public struct Alarm: Equatable, Sendable {
         if phase == .warning { p.accentColor = "orange" }
         return p
     }
-
-    /// Every `org.alarmd.Alarm1` property, in introspection order.
-    public static let propertyNames = ["Id", "AppId", "Kind", "State", "Schedule", "FireTimeUSec", "CountdownStartUSec",
-                                       "CountdownTotalUSec", "ElapsedUSec", "PreAlert", "PostAlert", "Presentation", "Phase",
-                                       "Metadata", "Sound", "Ring", "VolumeRamp", "SoundError", "Progress", "RemainingUSec"]
-
-    public func properties(now: USec) -> [(String, Value)] {
-        Alarm.propertyNames.map { ($0, property($0, now: now)!) }
-    }
-
-    /// One property's value; nil for a name the interface does not have.
-    public func property(_ name: String, now: USec) -> Value? {
-        switch name {
-        case "Id": return .string(id)
-        case "AppId": return .string(appId)
-        case "Kind": return .string(kind.rawValue)
-        case "State": return .string(state.rawValue)
-        case "Schedule": return .vardict(config.schedule.entries)
-        case "FireTimeUSec": return .uint64(fireTime)
-        case "CountdownStartUSec": return .uint64(countdownStart)
-        case "CountdownTotalUSec": return .uint64(countdownTotal)
-        case "ElapsedUSec": return .uint64(elapsed)
-        case "PreAlert": return .uint32(config.preAlert)
-        case "PostAlert": return .uint32(config.postAlert)
-        case "Presentation": return .vardict(effectivePresentation.entries)
-        case "Phase": return .string(phase.rawValue)
-        case "Metadata": return config.metadata
-        case "Sound": return .string(config.sound)
-        case "Ring": return .bool(config.ring)
-        case "VolumeRamp": return .uint32(config.volumeRamp)
-        case "SoundError": return .string(soundError ?? "")
-        case "Progress": return .double(progress(now: now))
-        case "RemainingUSec": return .uint64(remaining(now: now))
-        default: return nil
-        }
-    }
-
-    /// Properties computed from the clock: never announced by PropertiesChanged.
-    public static let computedProperties: Set<String> = ["Progress", "RemainingUSec"]
-
-    /// The names of the emits-change properties whose values differ between two versions.
-    public static func changedProperties(from old: Alarm, to new: Alarm) -> [String] {
-        let a = old.properties(now: 0), b = new.properties(now: 0)
-        return zip(a, b).compactMap { pa, pb in
-            computedProperties.contains(pa.0) || pa.1 == pb.1 ? nil : pa.0
-        }
-    }
 }
 
 extension Alarm {

@@ -5,7 +5,7 @@ import SDBus
 /// change — rings (Ringer), shows a critical resident notification with Stop and the secondary button,
 /// keeps the machine awake — and turns the user's answers into changes through its sink.
 final class Alerts: ChangeSubscriber {
-    private let engine: AlarmEngine
+    private let engine: EngineView
     private unowned let sink: ChangeSink
     private let notifier: Notifier
     let ringer: Ringer
@@ -22,20 +22,19 @@ final class Alerts: ChangeSubscriber {
     private var generation: [String: UInt64] = [:]
     private var lastGeneration: UInt64 = 0
 
-    init(engine: AlarmEngine, sink: ChangeSink, notifier: Notifier, bus: Bus, loop: EventLoop,
-         soundDirectories: [String], icons: OwnIcons, output: OutputGuard, systemBus: @escaping () -> Bus?) throws {
+    init(engine: EngineView, sink: ChangeSink, notifier: Notifier, bus: Bus, loop: EventLoop,
+         soundDirectories: [String], icons: OwnIcons, output: OutputGuard, systemBus: Bus?) throws {
         self.engine = engine
         self.icons = icons
         self.sink = sink
         self.notifier = notifier
         self.output = output
-        ringer = try Ringer(loop: loop, soundDirectories: soundDirectories)
+        ringer = try Ringer(loop: loop, soundDirectories: soundDirectories) { [unowned sink] id, message in
+            sink.decide(.soundError(id: id, message: message), "sound error of \(id)")
+        }
         actions = AppActions(bus: bus, loop: loop)
         waker = ScreenWaker(bus: bus)
         inhibitor = SleepInhibitor(systemBus: systemBus)
-        ringer.onError = { [unowned self] id, message in
-            self.sink.submit(self.engine.planSoundError(id: id, message), "sound error of \(id)")
-        }
         notifier.whenServerAppears { [unowned self] in self.notificationServerAppeared() }
     }
 
@@ -188,11 +187,11 @@ final class Alerts: ChangeSubscriber {
         let p = a.config.presentation
         switch event {
         case .action("stop"):
-            answer(id, "Stop") { () throws(AlarmError) in try engine.planStop(app: "", id: id) }
+            answer(id, "Stop", .stop(id: id))
             actions.activate(app: a.appId, action: p.stopAction, alarm: id)
         case .action("secondary"):
             if p.secondaryButtonBehavior == .countdown {
-                answer(id, "Countdown") { () throws(AlarmError) in try engine.planCountdown(app: "", id: id) }
+                answer(id, "Countdown", .countdown(id: id))
             }
             actions.activate(app: a.appId, action: p.secondaryAction, alarm: id)
         case .action("default"):
@@ -205,7 +204,7 @@ final class Alerts: ChangeSubscriber {
             // one is shown again, so a ringing alarm always has its buttons.
             guard a.state == .alerting else { return }
             if reason == 2 {
-                answer(id, "Stop") { () throws(AlarmError) in try engine.planStop(app: "", id: id) }
+                answer(id, "Stop", .stop(id: id))
             } else if reason == 1 {
                 perform(.showAlert(a))
             }
@@ -213,9 +212,9 @@ final class Alerts: ChangeSubscriber {
     }
 
     /// The user answered from the notification: a change like any other, through the sink.
-    private func answer(_ id: String, _ what: String, _ plan: () throws(AlarmError) -> Mutation) {
+    private func answer(_ id: String, _ what: String, _ command: Command) {
         do {
-            sink.submit(try plan(), "\(what) of \(id) from its notification")
+            try sink.submit(command, by: "", "\(what) of \(id) from its notification", then: nil)
             Log.info("alarm \(id): \(what) from its notification")
         } catch {
             Log.warning("alarm \(id): \(what) from its notification refused: \(error.message)")

@@ -12,7 +12,7 @@ final class AuthorizationPrompter {
         var timer: TimerSource?
     }
 
-    private let engine: AlarmEngine
+    private let engine: EngineView
     private unowned let sink: ChangeSink
     private let notifier: Notifier
     private let loop: EventLoop
@@ -21,7 +21,7 @@ final class AuthorizationPrompter {
     /// The last usage description each app gave, for prompts started by `Schedule`.
     private var descriptions: [String: String] = [:]
 
-    init(engine: AlarmEngine, sink: ChangeSink, notifier: Notifier, loop: EventLoop, config: DaemonConfig) {
+    init(engine: EngineView, sink: ChangeSink, notifier: Notifier, loop: EventLoop, config: DaemonConfig) {
         self.engine = engine
         self.sink = sink
         self.notifier = notifier
@@ -89,6 +89,6 @@ final class AuthorizationPrompter {
             for w in prompt.waiters { try? w.reply([.string(state.rawValue)]) }
         }
         guard let decided, engine.authorization(for: app) != decided else { return answer() }
-        sink.submit(engine.planSetAuthorization(app: app, state: decided), "authorization of '\(app)'") { _ in answer() }
+        sink.decide(.setAuthorization(app: app, state: decided), "authorization of '\(app)'") { _, _ in answer() }
     }
 }

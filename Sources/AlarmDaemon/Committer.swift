@@ -15,32 +15,61 @@ protocol ChangeSubscriber: AnyObject {
     func applied(_ change: AppliedChange)
 }
 
-/// The one capability everything but method calls needs: make a change the daemon decided itself
-/// (a notification's Stop, a sound error, a prompt's answer, a clock step). Failures are logged.
+/// The one way to change anything: a `Command` (a method call of the contract, a notification's Stop,
+/// a sound error, a prompt's answer, a clock step) planned by the engine for a caller ("" for the
+/// user's own tools and for what the daemon decides itself), applied now, written with every change
+/// of the same loop pass, and announced once durable.
 protocol ChangeSink: AnyObject {
-    /// `then` runs once the change is durable (nil) or was refused (the error).
-    func submit(_ m: Mutation, _ what: String, then: ((AlarmError?) -> Void)?)
+    /// A refusal throws at once and changes nothing; otherwise `then` hears the change as planned
+    /// and nil once it is durable, or the error when it could not be saved.
+    func submit(_ command: Command, by caller: String, _ what: String,
+                then: ((Mutation, AlarmError?) -> Void)?) throws(AlarmError)
+    /// Runs `read` once every change submitted so far is durable (or undone): what it reads then
+    /// survives a crash and never shows a change whose call is about to be refused.
+    func whenDurable(_ read: @escaping () -> Void)
 }
 
 extension ChangeSink {
-    func submit(_ m: Mutation, _ what: String) { submit(m, what, then: nil) }
+    /// What the daemon decides itself (a notification's answer, a sound error, a clock step): a
+    /// refusal is logged, not thrown, since nobody waits for it.
+    func decide(_ command: Command, _ what: String, then: ((Mutation, AlarmError?) -> Void)? = nil) {
+        do {
+            try submit(command, by: "", what, then: then)
+        } catch {
+            Log.warning("\(what) refused: \(error.message)")
+        }
+    }
 }
 
-/// Owns the engine and the store, and announces. Data flows one way: a plan is applied to the
-/// in-memory engine at once (so the next call of the same loop pass is planned against it), written
-/// with every other change of that pass in one transaction, and only then answered and announced.
-/// What time alone causes (due, warning, ring timeout) is announced first and written right after in
-/// the same loop pass: it would be recomputed from the stored alarms after a crash.
+/// Method calls that already arrived and are not dispatched yet (the bus's queue).
+protocol PendingCalls: AnyObject {
+    func processPending(limit: Int)
+}
+
+extension Bus: PendingCalls {}
+
+/// Owns the engine, the store and the one kernel timer, and announces. Data flows one way: a command
+/// is planned against the engine and applied at once (so the next call of the same loop pass is
+/// planned against it), written with every other change of that pass in one transaction, and only then
+/// answered and announced. What time alone causes (due, warning, ring timeout) is announced first and
+/// written right after in the same loop pass: it would be recomputed from the stored alarms after a
+/// crash. Nobody else holds the engine but as an `EngineView`.
 final class Committer: ChangeSink {
-    let engine: AlarmEngine
+    private let engine: AlarmEngine
     private let store: Store
+    private let clock: DaemonClock
     private var subscribers: [ChangeSubscriber] = []
-    /// Runs after the engine changed (applied or rolled back): re-arms the deadline timer.
-    var afterChange: () -> Void = {}
     /// Dispatches method calls that already arrived, so they join this pass's transaction.
-    var drainPending: () -> Void = {}
+    private unowned let calls: PendingCalls
     /// Tests only: runs between announcing what time caused and writing it (to crash there).
-    var betweenAnnounceAndWrite: () -> Void = {}
+    private let betweenAnnounceAndWrite: (() -> Void)?
+    /// Armed for the engine's earliest deadline after every change; reports wall-clock steps.
+    private var deadline: DeadlineTimer!
+    private let anchor: ClockAnchor
+
+    var view: EngineView { engine }
+    /// Whether alarms can wake the machine: decided when the deadline timer took its clock.
+    var wakeCapable: Bool { deadline.wakeCapable }
 
     private struct Pending {
         let change: AppliedChange
@@ -60,9 +89,14 @@ final class Committer: ChangeSink {
     /// A second after the last write: tidy up once, then sleep (no periodic wake-ups).
     private let idle: TimerSource
 
-    init(engine: AlarmEngine, store: Store, loop: EventLoop) throws(BusError) {
+    init(engine: AlarmEngine, store: Store, clock: DaemonClock, loop: EventLoop, calls: PendingCalls,
+         betweenAnnounceAndWrite: (() -> Void)? = nil) throws {
         self.engine = engine
         self.store = store
+        self.clock = clock
+        self.calls = calls
+        self.betweenAnnounceAndWrite = betweenAnnounceAndWrite
+        anchor = ClockAnchor(store: store, clock: clock)
         var flush: (() -> Void)?
         flushSource = try loop.makeDefer { flush?() }
         var again: (() -> Void)?
@@ -77,14 +111,16 @@ final class Committer: ChangeSink {
             _ = self.store.checkpointIfNeeded(minimumFrames: 1)
             malloc_trim(0)
         }
+        deadline = try DeadlineTimer(loop: loop, onExpire: { [unowned self] in self.deadlineReached() },
+                                     onClockStep: { [unowned self] in self.clockStepped(by: self.anchor.measuredStep()) })
     }
 
     func subscribe(_ s: ChangeSubscriber) { subscribers.append(s) }
 
-    /// A change applied now and announced once durable; `then` (a method call's answer) hears nil
-    /// then, or the error when it could not be saved.
-    func submit(_ m: Mutation, _ what: String, then: ((AlarmError?) -> Void)?) {
-        enqueue(m, what, reply: then, announceNow: false)
+    func submit(_ command: Command, by caller: String, _ what: String,
+                then: ((Mutation, AlarmError?) -> Void)?) throws(AlarmError) {
+        let m = try engine.plan(command, caller: caller)
+        enqueue(m, what, reply: then.map { then in { then(m, $0) } }, announceNow: false)
     }
 
     /// Runs `read` once every change applied so far is written, or undone because it could not be:
@@ -97,10 +133,40 @@ final class Committer: ChangeSink {
 
     private var allDurable: Bool { !pending.contains { !$0.announced } }
 
+    // MARK: time
+
     /// What time alone caused: announced at once, written in this loop pass.
-    func fire(_ m: Mutation) {
-        enqueue(m, "due", reply: nil, announceNow: true)
+    private func deadlineReached() {
+        enqueue(engine.planDue(), "due", reply: nil, announceNow: true)
+        rearm()
     }
+
+    /// The wall clock stepped by `measured` µs (or was found to have, across the daemon's downtime or
+    /// by the test clock): countdowns keep their remaining time, and everything now due rings or is missed.
+    func clockStepped(by measured: Int64) {
+        // Below 10 ms it is the jitter of reading two clocks, not a step.
+        let delta = abs(measured) < 10_000 ? 0 : measured
+        if delta != 0 { Log.info("wall clock stepped by \(Double(delta) / 1e6) s; recomputing deadlines") }
+        decide(.clockStep(delta: delta), "clock step")
+        anchor.save()
+    }
+
+    /// At start-up: the step across the daemon's downtime, then the timer armed for the first time.
+    func start() {
+        clockStepped(by: anchor.stepSinceLastRun())
+        rearm()
+    }
+
+    /// At exit: where realtime and boottime stood, for the next start to measure a step by.
+    func finish() { anchor.save() }
+
+    /// One kernel timer, armed for the earliest deadline of all alarms; far ahead when there is none.
+    private func rearm() {
+        deadline.arm(at: clock.real(engine.nextDeadline))
+    }
+
+    // MARK: committing
+
 
     private func enqueue(_ m: Mutation, _ what: String, reply: ((AlarmError?) -> Void)?, announceNow: Bool) {
         guard !m.isEmpty else {
@@ -112,10 +178,10 @@ final class Committer: ChangeSink {
         engine.apply(m)
         let change = AppliedChange(mutation: m, before: before)
         pending.append(Pending(change: change, authorizationsBefore: authBefore, reply: reply, announced: announceNow, what: what))
-        afterChange()
+        rearm()
         if announceNow {
             announce(change)
-            betweenAnnounceAndWrite()
+            betweenAnnounceAndWrite?()
         }
         flushSource.trigger()
     }
@@ -125,7 +191,7 @@ final class Committer: ChangeSink {
         guard !flushing else { return }
         flushing = true
         defer { flushing = false }
-        drainPending()
+        calls.processPending(limit: 10_000)
         while !pending.isEmpty {
             let batch = pending
             pending = []
@@ -165,7 +231,7 @@ final class Committer: ChangeSink {
                 Log.error("\(p.what): change not saved")
             }
         }
-        afterChange()
+        rearm()
         if !keep.isEmpty {
             pending = keep + pending
             Log.error("due transitions not saved; retrying in 1 s")

@@ -36,37 +36,3 @@ final class DaemonClock: Clock, @unchecked Sendable {
         return delta
     }
 }
-
-/// `org.alarmd.TestClock1` on `/org/alarmd/TestClock1`, exported only with `--test-clock`.
-final class TestClockObject: BusObject {
-    private let clock: DaemonClock
-    /// What a step of the clock means to the daemon (deadlines recomputed, countdowns kept).
-    private let stepped: (Int64) -> Void
-
-    init(clock: DaemonClock, stepped: @escaping (Int64) -> Void) {
-        self.clock = clock
-        self.stepped = stepped
-    }
-
-    static let members: [Member] = [
-        .method("SetTime", in: [("usec", "t")], out: []),
-        .method("Now", in: [], out: [("usec", "t")]),
-    ]
-
-    func handle(_ call: MethodCall) throws(BusError) -> MethodResult {
-        switch call.member {
-        case "SetTime":
-            guard case .uint64(let t)? = call.args.first else { throw BusError(Contract.ErrorName.invalidArgument, "usec") }
-            let delta = clock.set(t)
-            Log.info("test clock set to \(Log.time(t)) (step \(delta / 1_000_000) s)")
-            stepped(delta)
-            return .reply([])
-        case "Now":
-            return .reply([.uint64(clock.now())])
-        default:
-            throw BusError("org.freedesktop.DBus.Error.UnknownMethod", call.member)
-        }
-    }
-
-    func property(_ name: String, path: String) -> Value? { nil }
-}

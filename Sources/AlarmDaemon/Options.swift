@@ -77,7 +77,7 @@ public struct Options: Sendable {
             case "--test-crash-after-announce":
                 o.crashAfterAnnounce = true
             case "--version":
-                return .exit("alarmd \(Interfaces.version)", code: 0)
+                return .exit("alarmd \(Daemon.version)", code: 0)
             case "-h", "--help":
                 return .exit(usage, code: 0)
             default:
@@ -101,7 +101,7 @@ public func alarmdMain(_ arguments: [String]) -> Int32 {
         // 128 KiB is mapped on its own and goes back to the kernel when freed.
         _ = mallopt(M_MMAP_THRESHOLD, 128 * 1024)
         do {
-            return try Daemon(options: options).run()
+            return try Daemon.run(options: options)
         } catch {
             Log.error("cannot start: \(error)")
             return 1

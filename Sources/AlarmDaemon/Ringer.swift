@@ -25,10 +25,11 @@ final class Ringer {
     private let finish: FinishPipe
     private let soundDirectories: [String]
     /// Called when a ring cannot be heard, once per alert.
-    var onError: (String, String) -> Void = { _, _ in }
+    private let onError: (String, String) -> Void
 
-    init(loop: EventLoop, soundDirectories: [String]) throws {
+    init(loop: EventLoop, soundDirectories: [String], onError: @escaping (_ alarm: String, _ message: String) -> Void) throws {
         self.soundDirectories = soundDirectories
+        self.onError = onError
         finish = try FinishPipe()
         try loop.watchReadable(finish.readFD) { [unowned self] in self.drainFinished() }
         var c: OpaquePointer?

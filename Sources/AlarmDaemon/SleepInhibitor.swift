@@ -5,13 +5,13 @@ import SDBus
 /// Holds a logind `sleep:idle` block inhibitor while any alarm rings, so the machine does not fall
 /// asleep mid-ring. Without logind (no system bus, or no login1) it says so once and does nothing.
 final class SleepInhibitor {
-    private let systemBus: () -> Bus?
+    private let systemBus: Bus?
     private var warned = false
     private var fd: Int32 = -1
     private var wanted = false
     private var requesting = false
 
-    init(systemBus: @escaping () -> Bus?) { self.systemBus = systemBus }
+    init(systemBus: Bus?) { self.systemBus = systemBus }
 
     func set(_ on: Bool) {
         wanted = on
@@ -20,7 +20,7 @@ final class SleepInhibitor {
 
     private func acquire() {
         guard fd < 0, !requesting else { return }
-        guard let system = systemBus() else {
+        guard let system = systemBus else {
             if !warned { Log.warning("no system bus: cannot keep the machine awake while an alarm rings") }
             warned = true
             return

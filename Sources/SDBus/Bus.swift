@@ -1,4 +1,4 @@
-import AlarmCore
+import BusValue
 import CSystemd
 import Glibc
 
@@ -79,6 +79,12 @@ public final class Bus {
         let msg = Message(adopting: m!)
         try msg.append(args)
         try check(sd_bus_send(handle, msg.handle, nil), "send \(member)")
+    }
+
+    /// Emits a signal row of `interface` (its table declares the signature `args` must have).
+    public func emit<Object>(_ signal: Interface<Object>.Signal, of interface: Interface<Object>, path: String,
+                             _ args: [Value]) throws(BusError) {
+        try emitSignal(path: path, interface: interface.name, member: signal.name, args)
     }
 
     public func emitPropertiesChanged(path: String, interface: String, _ names: [String]) throws(BusError) {

@@ -1,4 +1,4 @@
-import AlarmCore
+import BusValue
 import CSystemd
 import Glibc
 

@@ -136,7 +136,7 @@ enum RandomAlarms {
     }
 
     static func properties(_ a: Alarm, _ now: USec) -> [String] {
-        a.properties(now: now).map { "\($0.0)=\($0.1)" }
+        Alarm1.properties(of: a, now: now).map { "\($0.0)=\($0.1)" }
     }
 }
 

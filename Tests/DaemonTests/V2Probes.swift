@@ -1,4 +1,5 @@
 import AlarmCore
+import AlarmDaemon
 import Foundation
 
 /// What an alarm is and does, as text built from public behaviour only: every `org.alarmd.Alarm1`
@@ -19,9 +20,16 @@ enum V2Probes {
         var s = "\(a.id) app=\(a.appId) alertingSince=\(a.alertingSince) measuresDuration=\(String(describing: a.measuresDuration))"
         s += " triggerIfMissed=\(a.config.triggerIfMissed)"
         for t in [now, now + 90 * usecPerSecond] {
-            for (name, value) in a.properties(now: t) { s += "\n  \(name)=\(value)" }
+            for (name, value) in Alarm1.properties(of: a, now: t) { s += "\n  \(name)=\(value)" }
         }
-        return s
+        return asRecorded(s)
+    }
+
+    /// The fixture's texts were printed when the wire value lived in AlarmCore: Swift prints nested
+    /// types qualified by their module (`AlarmCore.Value.DictEntry`), and a module's name is no
+    /// behaviour, so a probe's text says it as it was then.
+    static func asRecorded(_ text: String) -> String {
+        text.replacingOccurrences(of: "BusValue.Value", with: "AlarmCore.Value")
     }
 
     static func outcome(_ body: () throws(AlarmError) -> Mutation, now: USec) -> String {
@@ -79,8 +87,9 @@ enum V2Probes {
         return out
     }
 
-    /// FNV-1a, 64 bits: a stable digest of a probe's text.
-    static func digest(_ s: String) -> UInt64 {
+    /// FNV-1a, 64 bits: a stable digest of a probe's text (as recorded).
+    static func digest(_ text: String) -> UInt64 {
+        let s = asRecorded(text)
         var h: UInt64 = 0xcbf2_9ce4_8422_2325
         for b in s.utf8 { h = (h ^ UInt64(b)) &* 0x100_0000_01b3 }
         return h

@@ -1,4 +1,5 @@
 import AlarmCore
+import AlarmDaemon
 import Foundation
 import Glibc
 import SDBus
@@ -20,7 +21,7 @@ import Testing
             let p = Dictionary(item.vardictEntries ?? [], uniquingKeysWith: { a, _ in a })
             guard let id = p["Id"]?.stringValue, p["State"]?.stringValue != "alerting" else { continue }
             if case .uint64(let fire)? = p["FireTimeUSec"], fire != 0, fire <= horizon + 86_400 * usecPerSecond { continue }
-            out[id] = p.filter { !Alarm.computedProperties.contains($0.key) }
+            out[id] = p.filter { !Alarm1.computedProperties.contains($0.key) }
         }
         return out
     }

@@ -20,52 +20,53 @@ final class FakeLogind: BusObject {
         self.bus = bus
     }
 
-    func handle(_ call: MethodCall) throws(BusError) -> MethodResult {
-        switch call.member {
-        case "Inhibit":
-            let s = call.args.map { $0.stringValue ?? "" }
-            var fds: [Int32] = [0, 0]
-            guard s.count == 4, pipe(&fds) == 0 else { throw BusError("org.freedesktop.DBus.Error.InvalidArgs", "Inhibit") }
-            let index = inhibitors.count
-            inhibitors.append(Inhibitor(what: s[0], who: s[1], why: s[2], mode: s[3]))
-            let readEnd = fds[0]
-            try loop.watchReadable(readEnd) { [unowned self] in
-                var byte: UInt8 = 0
-                if read(readEnd, &byte, 1) <= 0 && self.inhibitors[index].held {
-                    self.inhibitors[index].held = false
-                    close(readEnd)
-                }
+    private func inhibit(_ call: MethodCall) throws(BusError) -> MethodResult {
+        let s = call.args.map { $0.stringValue ?? "" }
+        var fds: [Int32] = [0, 0]
+        guard s.count == 4, pipe(&fds) == 0 else { throw BusError("org.freedesktop.DBus.Error.InvalidArgs", "Inhibit") }
+        let index = inhibitors.count
+        inhibitors.append(Inhibitor(what: s[0], who: s[1], why: s[2], mode: s[3]))
+        let readEnd = fds[0]
+        try loop.watchReadable(readEnd) { [unowned self] in
+            var byte: UInt8 = 0
+            if read(readEnd, &byte, 1) <= 0 && self.inhibitors[index].held {
+                self.inhibitors[index].held = false
+                close(readEnd)
             }
-            try call.message.replyUnixFD(fds[1])
-            close(fds[1])
-            return .later
-        case "Sleep":
-            // What logind broadcasts around suspend: PrepareForSleep(true) before, (false) after.
-            guard case .bool(let going)? = call.args.first else { throw BusError("org.freedesktop.DBus.Error.InvalidArgs", "b") }
-            try bus.emitSignal(path: "/org/freedesktop/login1", interface: "org.freedesktop.login1.Manager",
-                               member: "PrepareForSleep", [.bool(going)])
-            return .reply([])
-        case "Inhibitors":
-            return .reply([.array(element: "(ssssb)", inhibitors.map {
-                .structure([.string($0.what), .string($0.who), .string($0.why), .string($0.mode), .bool($0.held)])
-            })])
-        default:
-            throw BusError("org.freedesktop.DBus.Error.UnknownMethod", call.member)
         }
+        try call.message.replyUnixFD(fds[1])
+        close(fds[1])
+        return .later
     }
 
-    func property(_ name: String, path: String) -> Value? { nil }
+    /// What logind broadcasts around suspend: PrepareForSleep(true) before, (false) after.
+    private func sleep(_ call: MethodCall) throws(BusError) -> MethodResult {
+        guard case .bool(let going)? = call.args.first else { throw BusError("org.freedesktop.DBus.Error.InvalidArgs", "b") }
+        try bus.emit(FakeLogind.prepareForSleep, of: FakeLogind.manager, path: "/org/freedesktop/login1", [.bool(going)])
+        return .reply([])
+    }
+
+    static let prepareForSleep = Interface<FakeLogind>.Signal("PrepareForSleep", [("start", "b")])
+
+    static let manager = Interface<FakeLogind>("org.freedesktop.login1.Manager", methods: [
+        .init("Inhibit", in: [("what", "s"), ("who", "s"), ("why", "s"), ("mode", "s")], out: [("pipe_fd", "h")]) { peer, call throws(BusError) in
+            try peer.inhibit(call)
+        },
+    ], signals: [prepareForSleep])
+
+    static let control = Interface<FakeLogind>("org.alarmd.TestLogind", methods: [
+        .init("Inhibitors", out: [("inhibitors", "a(ssssb)")]) { peer, _ throws(BusError) in
+            .reply([.array(element: "(ssssb)", peer.inhibitors.map {
+                .structure([.string($0.what), .string($0.who), .string($0.why), .string($0.mode), .bool($0.held)])
+            })])
+        },
+        .init("Sleep", in: [("start", "b")]) { peer, call throws(BusError) in try peer.sleep(call) },
+    ])
 
     static func serve(on bus: Bus, loop: EventLoop) throws(BusError) -> FakeLogind {
         let peer = FakeLogind(loop: loop, bus: bus)
-        try bus.export(peer, path: "/org/freedesktop/login1", interface: "org.freedesktop.login1.Manager", members: [
-            .method("Inhibit", in: [("what", "s"), ("who", "s"), ("why", "s"), ("mode", "s")], out: [("pipe_fd", "h")]),
-            .signal("PrepareForSleep", [("start", "b")]),
-        ])
-        try bus.export(peer, path: "/org/freedesktop/login1", interface: "org.alarmd.TestLogind", members: [
-            .method("Inhibitors", in: [], out: [("inhibitors", "a(ssssb)")]),
-            .method("Sleep", in: [("start", "b")], out: []),
-        ])
+        try bus.export(peer, path: "/org/freedesktop/login1", manager)
+        try bus.export(peer, path: "/org/freedesktop/login1", control)
         try bus.requestName("org.freedesktop.login1")
         return peer
     }

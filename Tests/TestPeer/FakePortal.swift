@@ -6,31 +6,24 @@ import SDBus
 final class FakePortal: BusObject {
     var opened: [String] = []
 
-    func handle(_ call: MethodCall) throws(BusError) -> MethodResult {
-        switch call.member {
-        case "OpenURI":
+    static let openURI = Interface<FakePortal>("org.freedesktop.portal.OpenURI", methods: [
+        .init("OpenURI", in: [("parent_window", "s"), ("uri", "s"), ("options", "a{sv}")], out: [("handle", "o")]) { peer, call throws(BusError) in
             guard call.args.count == 3, case .string(let uri) = call.args[1] else {
                 throw BusError("org.freedesktop.DBus.Error.InvalidArgs", "OpenURI(s parent_window, s uri, a{sv} options)")
             }
-            opened.append(uri)
-            return .reply([.objectPath("/org/freedesktop/portal/desktop/request/1/t\(opened.count)")])
-        case "Opened":
-            return .reply([.strings(opened)])
-        default:
-            throw BusError("org.freedesktop.DBus.Error.UnknownMethod", call.member)
-        }
-    }
+            peer.opened.append(uri)
+            return .reply([.objectPath("/org/freedesktop/portal/desktop/request/1/t\(peer.opened.count)")])
+        },
+    ])
 
-    func property(_ name: String, path: String) -> Value? { nil }
+    static let control = Interface<FakePortal>("org.alarmd.TestPortal", methods: [
+        .init("Opened", out: [("uris", "as")]) { peer, _ throws(BusError) in .reply([.strings(peer.opened)]) },
+    ])
 
     static func serve(on bus: Bus) throws(BusError) -> FakePortal {
         let peer = FakePortal()
-        try bus.export(peer, path: "/org/freedesktop/portal/desktop", interface: "org.freedesktop.portal.OpenURI", members: [
-            .method("OpenURI", in: [("parent_window", "s"), ("uri", "s"), ("options", "a{sv}")], out: [("handle", "o")]),
-        ])
-        try bus.export(peer, path: "/org/freedesktop/portal/desktop", interface: "org.alarmd.TestPortal", members: [
-            .method("Opened", in: [], out: [("uris", "as")]),
-        ])
+        try bus.export(peer, path: "/org/freedesktop/portal/desktop", openURI)
+        try bus.export(peer, path: "/org/freedesktop/portal/desktop", control)
         try bus.requestName("org.freedesktop.portal.Desktop")
         return peer
     }

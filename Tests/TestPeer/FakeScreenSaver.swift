@@ -8,33 +8,27 @@ import SDBus
 final class FakeScreenSaver: BusObject {
     var activity: [String] = []
 
-    func handle(_ call: MethodCall) throws(BusError) -> MethodResult {
-        switch call.member {
-        case "SimulateUserActivity":
-            activity.append(call.path)
-            return .reply([])
-        case "GetActive":
-            return .reply([.bool(false)])
-        case "Activity":
-            return .reply([.strings(activity)])
-        default:
-            throw BusError("org.freedesktop.DBus.Error.UnknownMethod", call.member)
-        }
+    /// The screensaver interface, named as the desktop names it (`org.freedesktop.ScreenSaver`, `org.xfce.ScreenSaver`).
+    static func screenSaver(_ name: String) -> Interface<FakeScreenSaver> {
+        Interface(name, methods: [
+            .init("SimulateUserActivity") { peer, call throws(BusError) in
+                peer.activity.append(call.path)
+                return .reply([])
+            },
+            .init("GetActive", out: [("active", "b")]) { _, _ throws(BusError) in .reply([.bool(false)]) },
+        ])
     }
 
-    func property(_ name: String, path: String) -> Value? { nil }
+    static let control = Interface<FakeScreenSaver>("org.alarmd.TestScreenSaver", methods: [
+        .init("Activity", out: [("paths", "as")]) { peer, _ throws(BusError) in .reply([.strings(peer.activity)]) },
+    ])
 
     static func serve(on bus: Bus, name: String, paths: [String]) throws(BusError) -> FakeScreenSaver {
         let peer = FakeScreenSaver()
         for path in paths {
-            try bus.export(peer, path: path, interface: name, members: [
-                .method("SimulateUserActivity", in: [], out: []),
-                .method("GetActive", in: [], out: [("active", "b")]),
-            ])
+            try bus.export(peer, path: path, screenSaver(name))
         }
-        try bus.export(peer, path: "/org/alarmd/TestScreenSaver", interface: "org.alarmd.TestScreenSaver", members: [
-            .method("Activity", in: [], out: [("paths", "as")]),
-        ])
+        try bus.export(peer, path: "/org/alarmd/TestScreenSaver", control)
         try bus.requestName(name)
         return peer
     }

@@ -9,25 +9,23 @@ final class FakeTimedated: BusObject {
 
     init(bus: Bus) { self.bus = bus }
 
-    func handle(_ call: MethodCall) throws(BusError) -> MethodResult {
-        guard call.member == "Announce", case .string(let z)? = call.args.first else {
-            throw BusError("org.freedesktop.DBus.Error.UnknownMethod", call.member)
-        }
-        zone = z
-        try bus.emitPropertiesChanged(path: "/org/freedesktop/timedate1", interface: "org.freedesktop.timedate1", ["Timezone"])
-        return .reply([])
-    }
+    static let timedate1 = Interface<FakeTimedated>("org.freedesktop.timedate1", properties: [
+        .init("Timezone", "s", .emitsChange) { peer, _ in .string(peer.zone) },
+    ])
 
-    func property(_ name: String, path: String) -> Value? { name == "Timezone" ? .string(zone) : nil }
+    static let control = Interface<FakeTimedated>("org.alarmd.TestTimedated", methods: [
+        .init("Announce", in: [("zone", "s")]) { peer, call throws(BusError) in
+            guard case .string(let z)? = call.args.first else { throw BusError("org.freedesktop.DBus.Error.InvalidArgs", "zone") }
+            peer.zone = z
+            try peer.bus.emitPropertiesChanged(path: "/org/freedesktop/timedate1", interface: timedate1.name, ["Timezone"])
+            return .reply([])
+        },
+    ])
 
     static func serve(on bus: Bus) throws(BusError) -> FakeTimedated {
         let peer = FakeTimedated(bus: bus)
-        try bus.export(peer, path: "/org/freedesktop/timedate1", interface: "org.freedesktop.timedate1", members: [
-            .property("Timezone", "s", .emitsChange),
-        ])
-        try bus.export(peer, path: "/org/freedesktop/timedate1", interface: "org.alarmd.TestTimedated", members: [
-            .method("Announce", in: [("zone", "s")], out: []),
-        ])
+        try bus.export(peer, path: "/org/freedesktop/timedate1", timedate1)
+        try bus.export(peer, path: "/org/freedesktop/timedate1", control)
         try bus.requestName("org.freedesktop.timedate1")
         return peer
     }

@@ -7,35 +7,31 @@ import SDBus
 final class TestApp: BusObject {
     var activations: [String] = []
 
-    func handle(_ call: MethodCall) throws(BusError) -> MethodResult {
-        switch call.member {
-        case "ActivateAction":
+    static let application = Interface<TestApp>("org.freedesktop.Application", methods: [
+        .init("Activate", in: [("platform_data", "a{sv}")]) { peer, _ throws(BusError) in
+            peer.activations.append("<Activate>")
+            return .reply([])
+        },
+        .init("Open", in: [("uris", "as"), ("platform_data", "a{sv}")]) { peer, _ throws(BusError) in
+            peer.activations.append("<Open>")
+            return .reply([])
+        },
+        .init("ActivateAction", in: [("action_name", "s"), ("parameter", "av"), ("platform_data", "a{sv}")]) { peer, call throws(BusError) in
             guard case .string(let action)? = call.args.first else { throw BusError("org.freedesktop.DBus.Error.InvalidArgs", "action") }
-            activations.append(action)
+            peer.activations.append(action)
             return .reply([])
-        case "Activate", "Open":
-            activations.append("<\(call.member)>")
-            return .reply([])
-        case "Activations":
-            return .reply([.strings(activations)])
-        default:
-            throw BusError("org.freedesktop.DBus.Error.UnknownMethod", call.member)
-        }
-    }
+        },
+    ])
 
-    func property(_ name: String, path: String) -> Value? { nil }
+    static let control = Interface<TestApp>("org.alarmd.TestApp", methods: [
+        .init("Activations", out: [("actions", "as")]) { peer, _ throws(BusError) in .reply([.strings(peer.activations)]) },
+    ])
 
     static func serve(_ app: String, on bus: Bus) throws(BusError) -> TestApp {
         let peer = TestApp()
         let path = "/" + app.replacingOccurrences(of: ".", with: "/").replacingOccurrences(of: "-", with: "_")
-        try bus.export(peer, path: path, interface: "org.freedesktop.Application", members: [
-            .method("Activate", in: [("platform_data", "a{sv}")], out: []),
-            .method("Open", in: [("uris", "as"), ("platform_data", "a{sv}")], out: []),
-            .method("ActivateAction", in: [("action_name", "s"), ("parameter", "av"), ("platform_data", "a{sv}")], out: []),
-        ])
-        try bus.export(peer, path: path, interface: "org.alarmd.TestApp", members: [
-            .method("Activations", in: [], out: [("actions", "as")]),
-        ])
+        try bus.export(peer, path: path, application)
+        try bus.export(peer, path: path, control)
         try bus.requestName(app)
         return peer
     }

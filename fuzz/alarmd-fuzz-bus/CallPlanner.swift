@@ -1,4 +1,5 @@
 import AlarmCore
+import AlarmDaemon
 import AlarmFuzzing
 import Foundation
 import TestSupport
@@ -135,7 +136,7 @@ struct CallPlanner {
             let onManager = c.chance(100)
             let path = onManager ? managerPath : alarmPath(for: role)
             let interface = c.pick([managerInterface, alarmInterface, alarmInterface, Contract.propertiesInterface, "org.bogus.Nope", hostile.text(&c)])
-            let name = c.pick(Self.managerProperties + Alarm.propertyNames + ["", "Bogus", hostile.text(&c)])
+            let name = c.pick(Self.managerProperties + Alarm1.propertyNames + ["", "Bogus", hostile.text(&c)])
             switch c.below(4) {
             case 0: return PlannedCall(path: path, interface: Contract.propertiesInterface, member: "GetAll", args: [.string(interface)], label: "Properties.GetAll")
             case 1: return PlannedCall(path: path, interface: Contract.propertiesInterface, member: "Set",

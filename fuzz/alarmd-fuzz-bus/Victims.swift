@@ -1,4 +1,5 @@
 import AlarmCore
+import AlarmDaemon
 import Foundation
 import SDBus
 import TestSupport
@@ -46,14 +47,14 @@ final class Victims {
 
     /// Every property of every victim alarm, without those computed from the clock, by id.
     func snapshot() throws(BusError) -> [[String: Value]] {
-        try client.alarms().map { $0.filter { !Alarm.computedProperties.contains($0.key) } }
+        try client.alarms().map { $0.filter { !Alarm1.computedProperties.contains($0.key) } }
             .sorted { ($0["Id"]?.stringValue ?? "") < ($1["Id"]?.stringValue ?? "") }
     }
 
     /// The same, through each alarm object's properties.
     private func objects() throws(BusError) -> [String: [String: Value]] {
         var out: [String: [String: Value]] = [:]
-        for id in ids { out[id] = try client.allProperties(AlarmID.path(of: id)).filter { !Alarm.computedProperties.contains($0.key) } }
+        for id in ids { out[id] = try client.allProperties(AlarmID.path(of: id)).filter { !Alarm1.computedProperties.contains($0.key) } }
         return out
     }
 

@@ -1,4 +1,5 @@
 import AlarmCore
+import AlarmDaemon
 import Foundation
 import Glibc
 import SDBus
@@ -30,7 +31,7 @@ func settledAlarms(_ control: Client, margin: UInt64) throws -> [String: [String
             if case .uint32(let p)? = props["PreAlert"] { lead += UInt64(p) }
             if let w = props["Presentation"]?.vardictEntries?.first(where: { $0.0 == "warning_threshold" })?.1.integerValue { lead += UInt64(max(0, w)) }
             if case .uint64(let fire)? = props["FireTimeUSec"], fire != 0, fire <= horizon + lead * usecPerSecond { continue }
-            out[id] = props.filter { !Alarm.computedProperties.contains($0.key) }
+            out[id] = props.filter { !Alarm1.computedProperties.contains($0.key) }
         }
         after = next
         pages += 1

@@ -1,5 +1,7 @@
-/// A D-Bus value, modelled in pure Swift so the core can validate configuration dictionaries and keep
-/// `metadata` verbatim without importing sd-bus.
+/// A D-Bus value, modelled in pure Swift: the one type both layers share. The generic sd-bus layer
+/// (`SDBus`) reads and writes it; the functional core (`AlarmCore`) validates configuration
+/// dictionaries and keeps `metadata` verbatim with it, without importing sd-bus. A leaf: it depends
+/// on nothing, so neither layer depends on the other.
 public indirect enum Value: Hashable, Sendable, Codable {
     case byte(UInt8)
     case bool(Bool)

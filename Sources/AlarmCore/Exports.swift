@@ -1,0 +1,2 @@
+// Configurations and metadata are D-Bus values: whoever uses the core uses them too.
+@_exported import BusValue

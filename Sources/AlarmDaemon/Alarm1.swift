@@ -1,0 +1,125 @@
+import AlarmCore
+import SDBus
+
+/// `org.alarmd.Alarm1`, whole: every alarm object below `/org/alarmd/AlarmManager1/alarm`, served by one
+/// fallback vtable (logind-session-dbus style), and visible only to its own app and the user's tools.
+/// Its property table at the end of this file is the one list of its properties: the vtable, the
+/// dictionaries of `GetAlarms`, and the names PropertiesChanged announces are all made from it.
+public final class Alarm1: BusObject {
+    private let engine: EngineView
+    private let identity: Identity
+
+    init(engine: EngineView, identity: Identity) {
+        self.engine = engine
+        self.identity = identity
+    }
+
+    /// Whose alarms the caller may see; nil for a caller that may see none.
+    private func visibleApp(_ caller: Message?) -> String? {
+        // Outside a call (signals built by sd-bus itself) every object exists.
+        guard let caller else { return "" }
+        return try? identity.appId(of: caller)
+    }
+
+    public func exists(path: String, caller: Message?) -> Bool {
+        guard let key = AlarmID.key(fromPath: path), let a = engine.alarms[key], let app = visibleApp(caller) else { return false }
+        return app.isEmpty || a.appId == app
+    }
+
+    public func children(caller: Message?) -> [String] {
+        guard let app = visibleApp(caller) else { return [] }
+        return engine.alarms(visibleTo: app).map(\.path)
+    }
+
+    private func alarm(at path: String) -> Alarm? {
+        guard let key = key(fromPath: path) else { return nil }
+        return engine.alarms[key]
+    }
+
+    /// sd-bus asks for one object's properties one by one (InterfacesAdded holds all of them):
+    /// the path of the last question is usually the path of the next.
+    private var lastPath = "", lastKey: AlarmKey?
+
+    private func key(fromPath path: String) -> AlarmKey? {
+        if path != lastPath {
+            lastPath = path
+            lastKey = AlarmID.key(fromPath: path)
+        }
+        return lastKey
+    }
+
+    // MARK: values and changes, from the table
+
+    /// Every property of `alarm` in table order, as `GetAlarms` lists it and InterfacesAdded carries it.
+    public static func properties(of alarm: Alarm, now: USec) -> [(String, Value)] {
+        rows.map { ($0.name, $0.value(alarm, now)) }
+    }
+
+    /// Every property name, in introspection order.
+    public static let propertyNames = rows.map(\.name)
+
+    /// Properties computed from the clock: never announced by PropertiesChanged.
+    public static let computedProperties = Set(rows.filter { $0.change == .computed }.map(\.name))
+
+    /// The names of the emits-change properties whose values differ between two versions.
+    static func changedProperties(from old: Alarm, to new: Alarm) -> [String] {
+        rows.compactMap { row in row.change == .computed || row.value(old, 0) == row.value(new, 0) ? nil : row.name }
+    }
+
+    /// One PropertiesChanged for the change from `old` to `new`, naming every changed property.
+    static func emitChanges(on bus: Bus, from old: Alarm, to new: Alarm) throws(BusError) {
+        try bus.emitPropertiesChanged(path: new.path, interface: interface.name, changedProperties(from: old, to: new))
+    }
+
+    /// What sd-bus lists for an alarm object: its own interface and the standard ones.
+    static let objectInterfaces = ["org.freedesktop.DBus.Peer", "org.freedesktop.DBus.Introspectable",
+                                   "org.freedesktop.DBus.Properties", Contract.alarmInterface]
+
+    // MARK: the interface
+
+    /// One property: its name, signature, how it changes, and its value for an alarm at an instant.
+    struct Row: Sendable {
+        let name: String
+        let signature: String
+        let change: PropertyChange
+        let value: @Sendable (Alarm, USec) -> Value
+
+        init(_ name: String, _ signature: String, _ change: PropertyChange = .emitsChange, _ value: @escaping @Sendable (Alarm, USec) -> Value) {
+            self.name = name
+            self.signature = signature
+            self.change = change
+            self.value = value
+        }
+    }
+
+    /// The whole of `org.alarmd.Alarm1` (docs/API.md; `dbus/org.alarmd.Alarm1.xml` is its
+    /// introspection, kept identical by a test). It has no methods: an alarm is changed through the manager.
+    static let rows: [Row] = [
+        Row("Id", "s") { a, _ in .string(a.id) },
+        Row("AppId", "s") { a, _ in .string(a.appId) },
+        Row("Kind", "s") { a, _ in .string(a.kind.rawValue) },
+        Row("State", "s") { a, _ in .string(a.state.rawValue) },
+        Row("Schedule", "a{sv}") { a, _ in .vardict(a.config.schedule.entries) },
+        Row("FireTimeUSec", "t") { a, _ in .uint64(a.fireTime) },
+        Row("CountdownStartUSec", "t") { a, _ in .uint64(a.countdownStart) },
+        Row("CountdownTotalUSec", "t") { a, _ in .uint64(a.countdownTotal) },
+        Row("ElapsedUSec", "t") { a, _ in .uint64(a.elapsed) },
+        Row("PreAlert", "u") { a, _ in .uint32(a.config.preAlert) },
+        Row("PostAlert", "u") { a, _ in .uint32(a.config.postAlert) },
+        Row("Presentation", "a{sv}") { a, _ in .vardict(a.effectivePresentation.entries) },
+        Row("Phase", "s") { a, _ in .string(a.phase.rawValue) },
+        Row("Metadata", "a{sv}") { a, _ in a.config.metadata },
+        Row("Sound", "s") { a, _ in .string(a.config.sound) },
+        Row("Ring", "b") { a, _ in .bool(a.config.ring) },
+        Row("VolumeRamp", "u") { a, _ in .uint32(a.config.volumeRamp) },
+        Row("SoundError", "s") { a, _ in .string(a.soundError ?? "") },
+        Row("Progress", "d", .computed) { a, now in .double(a.progress(now: now)) },
+        Row("RemainingUSec", "t", .computed) { a, now in .uint64(a.remaining(now: now)) },
+    ]
+
+    static let interface = Interface<Alarm1>(Contract.alarmInterface, properties: rows.map { row in
+        .init(row.name, row.signature, row.change) { object, path in
+            object.alarm(at: path).map { row.value($0, object.engine.clock.now()) }
+        }
+    })
+}

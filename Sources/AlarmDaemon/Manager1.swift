@@ -1,0 +1,365 @@
+import Foundation
+import AlarmCore
+import SDBus
+
+/// `org.alarmd.AlarmManager1` at `/org/alarmd/AlarmManager1`, whole: its table at the end of this file
+/// (as logind's `BusObjectImplementation`) declares every method, property and signal once; the call
+/// policy its flags ask for; the handlers; and the signals it emits for every applied change.
+///
+/// A method that changes something follows timedated's shape: validate, authorize, decode into a
+/// `Command`, and hand it to the committer, which plans it with the engine (the same `plan` the fuzzers
+/// drive), applies it, persists it with the other calls of the same loop pass, answers the call once it
+/// is durable, and only then announces it (`applied`, below).
+final class Manager1: BusObject, ChangeSubscriber {
+    private let engine: EngineView
+    private unowned let sink: ChangeSink
+    private let identity: Identity
+    private let prompter: AuthorizationPrompter
+    private let bus: Bus
+    private let facts: Facts
+    /// Calls that change something, per connection: apps are limited, the user's own tools only if
+    /// configured.
+    private var appLimiter: RateLimiter<String>?
+    private var shellLimiter: RateLimiter<String>?
+    private var announcedNextFire: USec
+
+    /// The manager's constant properties.
+    struct Facts {
+        var version: String
+        var wakeSupported: Bool
+        var storePath: String
+        /// `StoreRecovery`: empty unless the store began with a recovery.
+        var storeRecovery: [(String, String)]
+    }
+
+    static let defaultPage = 1000
+    static let maxPage = 10_000
+
+    init(engine: EngineView, sink: ChangeSink, identity: Identity, prompter: AuthorizationPrompter, bus: Bus,
+         limits: (apps: DaemonConfig.CallLimit, shell: DaemonConfig.CallLimit), facts: Facts) {
+        self.engine = engine
+        self.sink = sink
+        self.identity = identity
+        self.prompter = prompter
+        self.bus = bus
+        self.facts = facts
+        func limiter(_ l: DaemonConfig.CallLimit) -> RateLimiter<String>? {
+            l.isUnlimited ? nil : RateLimiter(capacity: Double(l.burst), perSecond: Double(l.perSecond))
+        }
+        appLimiter = limiter(limits.apps)
+        shellLimiter = limiter(limits.shell)
+        announcedNextFire = engine.nextFireTime
+    }
+
+    private var maxReplyBytes: Int { bus.maxReplyBytes }
+
+    // MARK: call policy
+
+    /// Runs a row's body for the caller it resolves: who may call (`privileged`: the user's own tools)
+    /// and how often (`mutating`: each costs a durable write, so a connection that floods gets
+    /// LimitReached); the contract's errors become D-Bus errors, each refusal logged once.
+    private func serve(_ call: MethodCall, flags: MethodFlags, anonymous: Bool,
+                       _ body: (Manager1, MethodCall, String) throws(AlarmError) -> MethodResult) throws(BusError) -> MethodResult {
+        var app = "?"
+        do throws(AlarmError) {
+            if !anonymous { app = try identity.appId(of: call.message) }
+            if flags.contains(.mutating) { try admit(call, app: app) }
+            if flags.contains(.privileged), !app.isEmpty { throw .notAuthorized("\(call.member) is reserved to the user's own tools") }
+            return try body(self, call, app)
+        } catch {
+            Log.info("\(call.member) from \(call.sender) (app '\(app)') refused: \(error.name): \(error.message)")
+            throw BusError(error.name, error.message)
+        }
+    }
+
+    private func admit(_ call: MethodCall, app: String) throws(AlarmError) {
+        let admitted = app.isEmpty ? shellLimiter?.admit(call.sender, now: Clocks.monotonic)
+                                   : appLimiter?.admit(call.sender, now: Clocks.monotonic)
+        if admitted == false { throw .limitReached("too many calls from this connection; slow down") }
+    }
+
+    /// The connection went away: its budget goes with it.
+    func forget(sender: String) {
+        appLimiter?.forget(sender)
+        shellLimiter?.forget(sender)
+    }
+
+    // MARK: methods
+
+    private func registerApp(_ call: MethodCall) throws(AlarmError) -> MethodResult {
+        try identity.register(call.message, app: call.string(0))
+        return .reply([])
+    }
+
+    private func requestAuthorization(_ call: MethodCall, app: String) throws(AlarmError) -> MethodResult {
+        let description = call.string(0).trimmingCharacters(in: .whitespacesAndNewlines)
+        if description.isEmpty {
+            throw .invalidArgument(key: "usage_description", reason: "must say why the app wants to ring alarms")
+        }
+        if description.count > AlarmConfiguration.maxCompletionLength {
+            throw .invalidArgument(key: "usage_description", reason: "must be at most \(AlarmConfiguration.maxCompletionLength) characters")
+        }
+        guard engine.authorization(for: app) == .notDetermined else {
+            return .reply([.string(engine.authorization(for: app).rawValue)])
+        }
+        prompter.request(app: app, description: description, waiter: call.message)
+        return .later
+    }
+
+    private func schedule(_ call: MethodCall, app: String) throws(AlarmError) -> MethodResult {
+        let config = try configuration(call.args[1], key: "configuration")
+        try checkSoundPath(config, call)
+        do {
+            return try commit(.schedule(id: call.string(0), configuration: config), call, app: app) { m in
+                [.objectPath(AlarmID.path(of: m.upserts.first?.id ?? m.removals.first?.alarm.id ?? ""))]
+            }
+        } catch {
+            // AlarmKit: scheduling before the user decided asks the user, and fails for now.
+            if case .notAuthorized = error, engine.authorization(for: app) == .notDetermined {
+                prompter.request(app: app, description: nil, waiter: nil)
+            }
+            throw error
+        }
+    }
+
+    private func update(_ call: MethodCall, app: String) throws(AlarmError) -> MethodResult {
+        let changes = try configuration(call.args[1], key: "changes")
+        try checkSoundPath(changes, call)
+        guard case .array(_, let clear) = call.args[2] else { return .reply([]) }
+        return try commit(.update(id: call.string(0), changes: changes, clear: clear.compactMap(\.stringValue)), call, app: app)
+    }
+
+    private func setAuthorization(_ call: MethodCall, app: String) throws(AlarmError) -> MethodResult {
+        let target = try AppID.validate(call.string(0))
+        guard let state = AuthorizationState(rawValue: call.string(1)) else {
+            throw .invalidArgument(key: "state", reason: "must be one of authorized, denied, notDetermined")
+        }
+        // An open prompt for the app is moot once the decision is durable.
+        return try commit(.setAuthorization(app: target, state: state), call, app: app) { [prompter] _ in
+            prompter.settled(target)
+            return []
+        }
+    }
+
+    private func listAuthorizations() -> MethodResult {
+        let entries = engine.authorizations.sorted { $0.key < $1.key }
+            .map { Value.DictEntry(.string($0.key), .string($0.value.rawValue)) }
+        return .reply([.dict(key: "s", value: "s", entries)])
+    }
+
+    /// Hands `command` to the committer; the call is answered once the change is durable (or could not
+    /// be made so), with what `reply` makes of the change. A refused plan throws and changes nothing.
+    private func commit(_ command: Command, _ call: MethodCall, app: String,
+                        reply: @escaping (Mutation) -> [Value] = { _ in [] }) throws(AlarmError) -> MethodResult {
+        try sink.submit(command, by: app, "\(call.member) from \(call.sender)") { m, error in
+            if let error {
+                Log.info("\(call.member) from \(call.sender) (app '\(app)') failed: \(error.name): \(error.message)")
+                try? call.message.replyError(BusError(error.name, error.message))
+            } else {
+                try? call.message.reply(reply(m))
+            }
+        }
+        return .later
+    }
+
+    private func getAlarmsPage(_ call: MethodCall, app: String) throws(AlarmError) -> MethodResult {
+        let asked = Int(call.args[1].integerValue ?? 0)
+        let limit = asked == 0 ? Manager1.defaultPage : min(asked, Manager1.maxPage)
+        let after = call.string(0).isEmpty ? "" : try AlarmID.normalize(call.string(0), key: "after_id")
+        return answerWhenDurable(call, app: app) { self.alarmPage(app: app, after: after, limit: limit) }
+    }
+
+    /// Lists are answered from what is written: a change of this loop pass is not listed before it
+    /// is durable, nor ever if its write fails and it is undone.
+    private func answerWhenDurable(_ call: MethodCall, app: String, _ body: @escaping () throws(AlarmError) -> [Value]) -> MethodResult {
+        sink.whenDurable {
+            let values: [Value]
+            do throws(AlarmError) {
+                values = try body()
+            } catch {
+                Log.info("\(call.member) from \(call.sender) (app '\(app)') refused: \(error.name): \(error.message)")
+                try? call.message.replyError(BusError(error.name, error.message))
+                return
+            }
+            try? call.message.reply(values)
+        }
+        return .later
+    }
+
+    private func alarmList(app: String) throws(AlarmError) -> [Value] {
+        let now = engine.clock.now()
+        let visible = engine.alarms(visibleTo: app)
+        let reply = Value.array(element: "a{sv}", visible.map { .vardict(Alarm1.properties(of: $0, now: now)) })
+        let size = Value.marshalledSize([reply])
+        if size > maxReplyBytes {
+            throw .tooLarge("\(visible.count) alarms (\(size) bytes) do not fit in one D-Bus message (at most \(maxReplyBytes) bytes); page through them with GetAlarmsPage(after_id, max_count)")
+        }
+        return [reply]
+    }
+
+    private func alarmPage(app: String, after: String, limit: Int) -> [Value] {
+        let now = engine.clock.now()
+        // One more than the page holds tells whether another page follows, in the same scan.
+        let candidates = engine.alarms(visibleTo: app, after: after, limit: limit + 1)
+        var items: [Value] = [], size = 64, last = after
+        for alarm in candidates.prefix(limit) {
+            let item = Value.vardict(Alarm1.properties(of: alarm, now: now))
+            size = item.marshalledEnd(from: size)
+            // Always at least one, so a page always makes progress.
+            if size > maxReplyBytes, !items.isEmpty { break }
+            items.append(item)
+            last = alarm.id
+        }
+        let more = candidates.count > items.count
+        return [.array(element: "a{sv}", items), .string(more ? last : "")]
+    }
+
+    /// sd-bus builds `GetManagedObjects` itself, all alarms in one message: refuse it, naming the
+    /// way to page, when that message would outgrow the limit (dbus-daemon would disconnect alarmd).
+    func filterManagedObjects(_ m: Message) -> BusError? {
+        guard m.interface == Contract.objectManagerInterface, m.member == "GetManagedObjects",
+              let app = try? identity.appId(of: m) else { return nil }
+        let now = engine.clock.now()
+        var size = 0, count = 0
+        for alarm in engine.alarms(visibleTo: app) {
+            // Each object also lists the standard interfaces sd-bus adds, with empty property maps.
+            size = Value.vardict(Alarm1.properties(of: alarm, now: now)).marshalledEnd(from: size + 64 + alarm.path.utf8.count + 160)
+            count += 1
+        }
+        guard size > maxReplyBytes else { return nil }
+        let e = AlarmError.tooLarge("\(count) alarms (about \(size) bytes) do not fit in one D-Bus message (at most \(maxReplyBytes) bytes); page through them with org.alarmd.AlarmManager1.GetAlarmsPage(after_id, max_count)")
+        Log.info("GetManagedObjects from \(m.sender ?? "?") refused: \(e.message)")
+        return BusError(e.name, e.message)
+    }
+
+    /// A sandboxed app may not name files outside its sandbox: `SoundError` would tell it whether
+    /// they exist. It may use the sound theme and alarmd's own sounds.
+    private func checkSoundPath(_ config: [String: Value], _ call: MethodCall) throws(AlarmError) {
+        guard case .string(let sound)? = config["sound"], sound.hasPrefix("/"),
+              case .app(_, true) = identity.identity(of: call.message) else { return }
+        throw .invalidArgument(key: "sound", reason: "a sandboxed app may name a sound-theme event or one of alarmd's sounds, not a file path")
+    }
+
+    /// An a{sv} argument as a dictionary; a key given twice is refused rather than silently merged.
+    private func configuration(_ v: Value, key: String) throws(AlarmError) -> [String: Value] {
+        var out: [String: Value] = [:]
+        for (k, value) in v.vardictEntries ?? [] {
+            if out.updateValue(value, forKey: k) != nil { throw .invalidArgument(key: k, reason: "given twice") }
+        }
+        return out
+    }
+
+    // MARK: signals
+
+    /// Tells the bus what changed, in this order: AlarmRemoved before InterfacesRemoved, each changed
+    /// alarm's PropertiesChanged (one signal per change, every changed property), InterfacesAdded,
+    /// AuthorizationChanged, and NextFireTimeUSec when it moved.
+    func applied(_ change: AppliedChange) {
+        let m = change.mutation
+        let path = Contract.managerPath
+        for r in m.removals {
+            Log.info("alarm \(r.alarm.id) (app '\(r.alarm.appId)') removed: \(r.reason.rawValue)")
+            emit { () throws(BusError) in
+                try bus.emit(Manager1.alarmRemoved, of: Manager1.interface, path: path,
+                             [.string(r.alarm.id), .string(r.alarm.appId), .string(r.reason.rawValue)])
+                // The object is already gone from the engine: sd-bus would find no interfaces to list.
+                try bus.emitSignal(path: path, interface: Contract.objectManagerInterface, member: "InterfacesRemoved",
+                                   [.objectPath(r.alarm.path), .strings(Alarm1.objectInterfaces)])
+            }
+        }
+        for a in m.upserts {
+            // A later change of the same pass may have removed it; its own signals said so.
+            guard engine.alarms[a.id] != nil else { continue }
+            if let old = change.before[a.id] {
+                if old.state != a.state { Log.info("alarm \(a.id): \(old.state.rawValue) → \(a.state.rawValue)") }
+                emit { () throws(BusError) in try Alarm1.emitChanges(on: bus, from: old, to: a) }
+            } else {
+                Log.info("alarm \(a.id) (app '\(a.appId)', \(a.kind.rawValue)) added: \(a.state.rawValue), fires \(Log.time(a.fireTime))")
+                emit { () throws(BusError) in try bus.emitObjectAdded(path: a.path) }
+            }
+        }
+        for (app, state) in m.authorizations {
+            Log.info("authorization of '\(app)': \(state.rawValue)")
+            emit { () throws(BusError) in
+                try bus.emit(Manager1.authorizationChanged, of: Manager1.interface, path: path, [.string(app), .string(state.rawValue)])
+            }
+        }
+        if engine.nextFireTime != announcedNextFire {
+            announcedNextFire = engine.nextFireTime
+            emit { () throws(BusError) in try bus.emitPropertiesChanged(path: path, interface: Manager1.interface.name, ["NextFireTimeUSec"]) }
+        }
+    }
+
+    private func emit(_ body: () throws(BusError) -> Void) {
+        do { try body() } catch { Log.warning("signal not sent: \(error)") }
+    }
+
+    // MARK: the interface
+
+    static let alarmRemoved = Interface<Manager1>.Signal("AlarmRemoved", [("id", "s"), ("app_id", "s"), ("reason", "s")])
+    static let authorizationChanged = Interface<Manager1>.Signal("AuthorizationChanged", [("app_id", "s"), ("state", "s")])
+
+    /// A method row whose body runs under `serve`'s policy for the caller it resolves.
+    private static func method(_ name: String, in inArgs: [(String, String)] = [], out outArgs: [(String, String)] = [],
+                               flags: MethodFlags = [], anonymous: Bool = false,
+                               _ body: @escaping @Sendable (Manager1, MethodCall, String) throws(AlarmError) -> MethodResult) -> Interface<Manager1>.Method {
+        .init(name, in: inArgs, out: outArgs, flags: flags) { m, call throws(BusError) in
+            try m.serve(call, flags: flags, anonymous: anonymous, body)
+        }
+    }
+
+    /// The whole of `org.alarmd.AlarmManager1` (docs/API.md; `dbus/org.alarmd.AlarmManager1.xml` is
+    /// its introspection, kept identical by a test).
+    static let interface = Interface<Manager1>(Contract.managerInterface, methods: [
+        method("RegisterApp", in: [("app_id", "s")], flags: .mutating, anonymous: true) { m, call, _ throws(AlarmError) in
+            try m.registerApp(call)
+        },
+        method("GetAuthorizationState", out: [("state", "s")]) { m, _, app throws(AlarmError) in
+            .reply([.string(m.engine.authorization(for: app).rawValue)])
+        },
+        method("RequestAuthorization", in: [("usage_description", "s")], out: [("state", "s")], flags: .mutating) { m, call, app throws(AlarmError) in
+            try m.requestAuthorization(call, app: app)
+        },
+        method("SetAuthorization", in: [("app_id", "s"), ("state", "s")], flags: [.mutating, .privileged]) { m, call, app throws(AlarmError) in
+            try m.setAuthorization(call, app: app)
+        },
+        method("ListAuthorizations", out: [("authorizations", "a{ss}")], flags: .privileged) { m, _, _ throws(AlarmError) in
+            m.listAuthorizations()
+        },
+        method("Schedule", in: [("id", "s"), ("configuration", "a{sv}")], out: [("alarm", "o")], flags: .mutating) { m, call, app throws(AlarmError) in
+            try m.schedule(call, app: app)
+        },
+        method("Update", in: [("id", "s"), ("changes", "a{sv}"), ("clear", "as")], flags: .mutating) { m, call, app throws(AlarmError) in
+            try m.update(call, app: app)
+        },
+        method("Cancel", in: [("id", "s")], flags: .mutating) { m, call, app throws(AlarmError) in
+            try m.commit(.cancel(id: call.string(0)), call, app: app)
+        },
+        method("Stop", in: [("id", "s")], flags: .mutating) { m, call, app throws(AlarmError) in
+            try m.commit(.stop(id: call.string(0)), call, app: app)
+        },
+        method("Pause", in: [("id", "s")], flags: .mutating) { m, call, app throws(AlarmError) in
+            try m.commit(.pause(id: call.string(0)), call, app: app)
+        },
+        method("Resume", in: [("id", "s")], flags: .mutating) { m, call, app throws(AlarmError) in
+            try m.commit(.resume(id: call.string(0)), call, app: app)
+        },
+        method("Countdown", in: [("id", "s")], flags: .mutating) { m, call, app throws(AlarmError) in
+            try m.commit(.countdown(id: call.string(0)), call, app: app)
+        },
+        method("GetAlarms", out: [("alarms", "aa{sv}")]) { m, call, app throws(AlarmError) in
+            m.answerWhenDurable(call, app: app) { () throws(AlarmError) in try m.alarmList(app: app) }
+        },
+        method("GetAlarmsPage", in: [("after_id", "s"), ("max_count", "u")], out: [("alarms", "aa{sv}"), ("next_after_id", "s")]) { m, call, app throws(AlarmError) in
+            try m.getAlarmsPage(call, app: app)
+        },
+    ], properties: [
+        .init("Version", "s", .const) { m, _ in .string(m.facts.version) },
+        .init("NextFireTimeUSec", "t", .emitsChange) { m, _ in .uint64(m.engine.nextFireTime) },
+        .init("WakeSupported", "b", .const) { m, _ in .bool(m.facts.wakeSupported) },
+        .init("StorePath", "s", .const) { m, _ in .string(m.facts.storePath) },
+        .init(Contract.StoreRecovery.property, "a{ss}", .const) { m, _ in
+            .dict(key: "s", value: "s", m.facts.storeRecovery.map { Value.DictEntry(.string($0.0), .string($0.1)) })
+        },
+    ], signals: [alarmRemoved, authorizationChanged])
+}

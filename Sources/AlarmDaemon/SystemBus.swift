@@ -1,0 +1,27 @@
+import AlarmCore
+import SDBus
+
+/// The system bus, where logind (suspend, sleep inhibitors) and timedated live: without one alarmd
+/// still works, and says what it cannot do.
+final class SystemBus {
+    let bus: Bus?
+    private let power: PowerMonitor?
+
+    init(loop: EventLoop, sink: ChangeSink, zoneWatcher: ZoneWatcher) {
+        var bus: Bus?, power: PowerMonitor?
+        do {
+            let system = try Bus.system()
+            try system.attachSecondary(loop)
+            bus = system
+            // After a suspend, what fell due while asleep rings or is missed.
+            power = try PowerMonitor(system: system) { [unowned sink] in sink.decide(.clockStep(delta: 0), "resume") }
+            try system.addMatch("type='signal',sender='org.freedesktop.timedate1',path='/org/freedesktop/timedate1',interface='org.freedesktop.DBus.Properties',member='PropertiesChanged'") { _ in
+                zoneWatcher.recheck()
+            }
+        } catch {
+            Log.warning("no system bus (\(error.message)): no suspend handling, no sleep inhibitor")
+        }
+        self.bus = bus
+        self.power = power
+    }
+}

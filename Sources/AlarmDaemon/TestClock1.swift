@@ -1,0 +1,30 @@
+import AlarmCore
+import SDBus
+
+/// `org.alarmd.TestClock1` at `/org/alarmd/TestClock1`, whole: exported only with `--test-clock FILE`
+/// (which the systemd unit never passes), so integration tests can step the daemon's wall clock, and
+/// leave it stepped across a restart, without touching the machine's.
+final class TestClock1: BusObject {
+    private let clock: DaemonClock
+    private unowned let committer: Committer
+
+    init(clock: DaemonClock, committer: Committer) {
+        self.clock = clock
+        self.committer = committer
+    }
+
+    static let path = "/org/alarmd/TestClock1"
+
+    static let interface = Interface<TestClock1>("org.alarmd.TestClock1", methods: [
+        .init("SetTime", in: [("usec", "t")]) { object, call throws(BusError) in
+            guard case .uint64(let t)? = call.args.first else { throw BusError(Contract.ErrorName.invalidArgument, "usec") }
+            let delta = object.clock.set(t)
+            Log.info("test clock set to \(Log.time(t)) (step \(delta / 1_000_000) s)")
+            // A step of the clock means to the daemon what a real one does: deadlines recomputed,
+            // countdowns keep their remaining time.
+            object.committer.clockStepped(by: delta)
+            return .reply([])
+        },
+        .init("Now", out: [("usec", "t")]) { object, _ throws(BusError) in .reply([.uint64(object.clock.now())]) },
+    ])
+}
