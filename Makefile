@@ -27,7 +27,7 @@ INSTALL_STRIP ?= -s
 # Tests and tools build with zero warnings in Swift 6 mode.
 STRICT = -Xswiftc -warnings-as-errors
 
-.PHONY: all deps build-deps run-deps build run install-check install-files deb test-package test test-swift test-asan test-tsan valgrind-leaks test-unit-sandbox test-desktop test-gnome gnome-pot bench install install-gnome-extension uninstall clean crash-test fuzz-core fuzz-bus
+.PHONY: all deps build-deps run-deps build run install-check install-files deb test-package test test-swift test-asan test-tsan valgrind-leaks test-unit-sandbox test-desktop test-gnome lint-gnome gnome-pot bench install install-gnome-extension uninstall clean crash-test fuzz-core fuzz-bus
 
 # A bare `make` builds, as the README's "From source" says.
 all: build
@@ -98,10 +98,16 @@ test-desktop: deps
 
 # The GNOME Shell extension in a real headless GNOME Shell 43 (as root: it runs the shell as the
 # user alarmd-gnome); screenshots go to test-artifacts/gnome-shell/.
-test-gnome: deps
+test-gnome: deps lint-gnome
 	@scripts/install-gnome-deps
 	$(SWIFT) build --product alarmd $(STRICT)
 	ALARMD="$$($(SWIFT) build --show-bin-path)/alarmd" tests/desktop/gnome-shell/run
+
+# The GNOME Shell extension through eslint with GNOME 43's rules (applets/gnome-shell/.eslintrc.yml),
+# zero findings; and a file it must fail on, so the lint is known to bite.
+lint-gnome:
+	@scripts/install-gnome-deps
+	tests/desktop/gnome-shell/lint
 
 # The Debian packages alarmd and gnome-shell-extension-alarmd (debian/README.source), with their
 # .changes and .buildinfo, into DEB_OUT: dpkg-buildpackage would write them beside the tree, in the

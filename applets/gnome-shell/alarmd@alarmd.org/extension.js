@@ -1,6 +1,7 @@
 // alarmd indicator for GNOME Shell 43: shows what alarmd (org.alarmd.AlarmManager1 on the session
 // bus) is counting down or ringing, and acts on it. Written against docs/API.md alone.
-// Everything is created in enable() and released in disable(); nothing runs at import time.
+// Everything is created in enable() and released in disable(); at import time only Gio's D-Bus call
+// is promisified, as gnome-shell itself does.
 // It also runs while the session is locked (session mode unlock-dialog): then the top-bar indicator
 // is gone and the lock screen shows what rings (Stop and the secondary button act without unlocking)
 // and what counts down, nothing else.
@@ -18,6 +19,8 @@ const Me = ExtensionUtils.getCurrentExtension();
 const Model = Me.imports.model;
 const _ = ExtensionUtils.gettext;
 
+Gio._promisify(Gio.DBusConnection.prototype, 'call', 'call_finish');
+
 const BUS_NAME = 'org.alarmd.AlarmManager1';
 const MANAGER_PATH = '/org/alarmd/AlarmManager1';
 const MANAGER_IFACE = 'org.alarmd.AlarmManager1';
@@ -29,17 +32,30 @@ function unpackProps(variant) {
     return variant.recursiveUnpack();
 }
 
+function isCancelled(error) {
+    return error instanceof GLib.Error && error.matches(Gio.IOErrorEnum, Gio.IOErrorEnum.CANCELLED);
+}
+
+// The GType names (Gjs_AlarmdAlarmItem…) come from the class names: the Alarmd prefix keeps them from
+// clashing with another extension's classes in the one shell process.
+
 /** A row of the menu for one alarm: title, state line, progress bar, the actions its state allows. */
-const AlarmItem = GObject.registerClass(
 class AlarmdAlarmItem extends PopupMenu.PopupBaseMenuItem {
-    _init(client) {
-        super._init({reactive: false, can_focus: false, style_class: 'alarmd-item'});
+    static {
+        GObject.registerClass(this);
+    }
+
+    constructor(client) {
+        super({reactive: false, can_focus: false, style_class: 'alarmd-item'});
         this._client = client;
         this._state = null;
         const box = new St.BoxLayout({vertical: true, x_expand: true, style_class: 'alarmd-item-box'});
         const top = new St.BoxLayout({x_expand: true});
-        this._title = new St.Label({style_class: 'alarmd-item-title', x_expand: true,
-            y_align: Clutter.ActorAlign.CENTER});
+        this._title = new St.Label({
+            style_class: 'alarmd-item-title',
+            x_expand: true,
+            y_align: Clutter.ActorAlign.CENTER,
+        });
         this._status = new St.Label({style_class: 'alarmd-item-status', y_align: Clutter.ActorAlign.CENTER});
         top.add_child(this._title);
         top.add_child(this._status);
@@ -48,8 +64,11 @@ class AlarmdAlarmItem extends PopupMenu.PopupBaseMenuItem {
         this._bar = new St.Widget({style_class: 'alarmd-progress-bar', x_expand: false, y_expand: true});
         this._trough.add_child(this._bar);
         box.add_child(this._trough);
-        this._buttons = new St.BoxLayout({style_class: 'alarmd-item-buttons', x_align: Clutter.ActorAlign.END,
-            x_expand: true});
+        this._buttons = new St.BoxLayout({
+            style_class: 'alarmd-item-buttons',
+            x_align: Clutter.ActorAlign.END,
+            x_expand: true,
+        });
         box.add_child(this._buttons);
         this.add_child(box);
         this._fraction = 0;
@@ -114,25 +133,34 @@ class AlarmdAlarmItem extends PopupMenu.PopupBaseMenuItem {
             }
         }
     }
-});
+}
 
 /** One alarm on the lock screen: title (or its kind when titles are hidden) and time; when ringing, Stop
  *  and the secondary button. Countdowns are shown, never edited, here. */
-const LockRow = GObject.registerClass(
 class AlarmdLockRow extends St.BoxLayout {
-    _init(client) {
-        super._init({vertical: true, style_class: 'alarmd-lock-row', x_expand: true});
+    static {
+        GObject.registerClass(this);
+    }
+
+    constructor(client) {
+        super({vertical: true, style_class: 'alarmd-lock-row', x_expand: true});
         this._client = client;
         this._buttonsKey = null;
         const top = new St.BoxLayout({x_expand: true, style_class: 'alarmd-lock-top'});
-        this._title = new St.Label({style_class: 'alarmd-lock-title', x_expand: true,
-            y_align: Clutter.ActorAlign.CENTER});
+        this._title = new St.Label({
+            style_class: 'alarmd-lock-title',
+            x_expand: true,
+            y_align: Clutter.ActorAlign.CENTER,
+        });
         this._time = new St.Label({style_class: 'alarmd-lock-time', y_align: Clutter.ActorAlign.CENTER});
         top.add_child(this._title);
         top.add_child(this._time);
         this.add_child(top);
-        this._buttons = new St.BoxLayout({style_class: 'alarmd-lock-buttons', x_align: Clutter.ActorAlign.CENTER,
-            x_expand: true});
+        this._buttons = new St.BoxLayout({
+            style_class: 'alarmd-lock-buttons',
+            x_align: Clutter.ActorAlign.CENTER,
+            x_expand: true,
+        });
         this.add_child(this._buttons);
     }
 
@@ -143,7 +171,7 @@ class AlarmdLockRow extends St.BoxLayout {
     }
 
     update(alarm, now, showTitles) {
-        this._title.text = showTitles ? alarm.title(_) : alarm.kind === 'timer' ? _('Timer') : _('Alarm');
+        this._title.text = showTitles ? alarm.title(_) : alarm.kindName(_);
         const r = Model.clock(alarm.remaining(now));
         switch (alarm.state) {
         case 'alerting':
@@ -182,23 +210,25 @@ class AlarmdLockRow extends St.BoxLayout {
             });
         }
     }
-});
+}
 
 /** The lock screen's part (AlarmKit's Lock Screen alert and Live Activity): above GNOME's clock, what
  *  rings and what counts down. It lives in the screen shield's dialog group, above the unlock dialog,
  *  so it moves and fades with the lock screen (and stays under the shield's black until woken). */
-const LockView = GObject.registerClass(
 class AlarmdLockView extends St.BoxLayout {
-    _init(client) {
-        super._init({vertical: true, style_class: 'alarmd-lock', visible: false});
+    static {
+        GObject.registerClass(this);
+    }
+
+    constructor(client) {
+        super({vertical: true, style_class: 'alarmd-lock', visible: false});
         this._client = client;
         this._rows = new Map();
         this._group = Main.screenShield?._lockDialogGroup ?? Main.layoutManager.screenShieldGroup;
         this._group.add_child(this);
         this.connect('notify::width', () => this._place());
         this.connect('notify::height', () => this._place());
-        this._monitorsId = Main.layoutManager.connect('monitors-changed', () => this._place());
-        this.connect('destroy', () => Main.layoutManager.disconnect(this._monitorsId));
+        Main.layoutManager.connectObject('monitors-changed', () => this._place(), this);
     }
 
     _place() {
@@ -217,7 +247,7 @@ class AlarmdLockView extends St.BoxLayout {
             seen.add(a.path);
             let row = this._rows.get(a.path);
             if (!row) {
-                row = new LockRow(this._client);
+                row = new AlarmdLockRow(this._client);
                 this._rows.set(a.path, row);
                 this.insert_child_at_index(row, index);
             } else {
@@ -235,12 +265,15 @@ class AlarmdLockView extends St.BoxLayout {
         this._group.set_child_above_sibling(this, null);
         this._place();
     }
-});
+}
 
-const Indicator = GObject.registerClass(
 class AlarmdIndicator extends PanelMenu.Button {
-    _init(client) {
-        super._init(0.5, _('Alarms and timers'), false);
+    static {
+        GObject.registerClass(this);
+    }
+
+    constructor(client) {
+        super(0.5, _('Alarms and timers'), false);
         this._client = client;
         const box = new St.BoxLayout({style_class: 'panel-status-menu-box alarmd-panel'});
         this._icon = new St.Icon({icon_name: 'alarm-symbolic', style_class: 'system-status-icon'});
@@ -376,7 +409,7 @@ class AlarmdIndicator extends PanelMenu.Button {
             seen.add(a.path);
             let item = this._items.get(a.path);
             if (!item) {
-                item = new AlarmItem(this._client);
+                item = new AlarmdAlarmItem(this._client);
                 this._items.set(a.path, item);
                 this._alarmsSection.addMenuItem(item, index);
             } else {
@@ -395,7 +428,7 @@ class AlarmdIndicator extends PanelMenu.Button {
         this._startItem.visible = !running;
         return v;
     }
-});
+}
 
 /** Mirrors alarmd through signals (ObjectManager, PropertiesChanged, AlarmRemoved, name owner). */
 class AlarmdClient {
@@ -404,19 +437,22 @@ class AlarmdClient {
         this._conn = Gio.DBus.session;
         this._alarms = new Map();
         this._running = false;
-        this._generation = 0;
         this._subscriptions = [];
         this._tickId = 0;
+        // Calls that act (Stop, Schedule, …) live until disable(); the mirror's reads (GetManagedObjects,
+        // GetAll) only until the next refresh or alarmd's exit, whose answers would otherwise land on a
+        // mirror they no longer describe.
         this._cancellable = new Gio.Cancellable();
+        this._mirrorCancellable = new Gio.Cancellable();
         this._indicator = null;
         this._lockView = null;
         this._ringing = new Set();
-        this._modeId = Main.sessionMode.connect('updated', () => this._syncMode());
-        this._settingsId = this._settings.connect(`changed::${TITLES_KEY}`, () => {
+        Main.sessionMode.connectObject('updated', () => this._syncMode(), this);
+        this._settings.connectObject(`changed::${TITLES_KEY}`, () => {
             this._restoreScopes();
             this._scopeAll();
             this.redraw();
-        });
+        }, this);
         this._watchTray();
         this._syncMode();
 
@@ -439,6 +475,7 @@ class AlarmdClient {
 
     destroy() {
         this._cancellable.cancel();
+        this._mirrorCancellable.cancel();
         if (this._watchId) {
             Gio.bus_unwatch_name(this._watchId);
             this._watchId = 0;
@@ -447,8 +484,8 @@ class AlarmdClient {
             this._conn.signal_unsubscribe(id);
         this._subscriptions = [];
         this._stopTick();
-        Main.sessionMode.disconnect(this._modeId);
-        this._settings.disconnect(this._settingsId);
+        Main.sessionMode.disconnectObject(this);
+        this._settings.disconnectObject(this);
         this._unwatchTray();
         this._indicator?.destroy();
         this._indicator = null;
@@ -461,10 +498,10 @@ class AlarmdClient {
     // its alerts (x-gnome-privacy-scope). With titles hidden while locked, alarms' notifications are
     // scoped to the user again, so that list says only "alarmd" (or the app) and a count.
     _watchTray() {
-        this._sources = new Map();     // source → its notification-added handler
-        this._scoped = new Map();      // notification → its updated handler
+        this._sources = new Set();
+        this._scoped = new Set();
         this._idles = new Set();
-        this._trayId = Main.messageTray.connect('source-added', (tray, source) => this._watchSource(source));
+        Main.messageTray.connectObject('source-added', (tray, source) => this._watchSource(source), this);
         for (const source of Main.messageTray.getSources())
             this._watchSource(source);
     }
@@ -472,8 +509,11 @@ class AlarmdClient {
     _watchSource(source) {
         if (this._sources.has(source))
             return;
-        this._sources.set(source, source.connect('notification-added', (s, n) => this._scope(n)));
-        source.connect('destroy', () => this._sources.delete(source));
+        this._sources.add(source);
+        source.connectObject(
+            'notification-added', (s, n) => this._scope(n),
+            'destroy', () => this._sources.delete(source),
+            this);
     }
 
     _isAlarmTitle(text) {
@@ -487,18 +527,21 @@ class AlarmdClient {
         n.setPrivacyScope(MessageTray.PrivacyScope.USER);
         if (this._scoped.has(n))
             return;
+        this._scoped.add(n);
         // An update (alarmd replaces the alert with "Snoozed until…") sets the scope again after this
         // signal: scope it once the update is done, then have the lock screen redraw the source.
-        this._scoped.set(n, n.connect('updated', () => {
-            const id = GLib.idle_add(GLib.PRIORITY_DEFAULT, () => {
-                this._idles.delete(id);
-                this._scope(n);
-                n.source?.countUpdated();
-                return GLib.SOURCE_REMOVE;
-            });
-            this._idles.add(id);
-        }));
-        n.connect('destroy', () => this._scoped.delete(n));
+        n.connectObject(
+            'updated', () => {
+                const id = GLib.idle_add(GLib.PRIORITY_DEFAULT, () => {
+                    this._idles.delete(id);
+                    this._scope(n);
+                    n.source?.countUpdated();
+                    return GLib.SOURCE_REMOVE;
+                });
+                this._idles.add(id);
+            },
+            'destroy', () => this._scoped.delete(n),
+            this);
     }
 
     _scopeAll() {
@@ -509,8 +552,8 @@ class AlarmdClient {
     }
 
     _restoreScopes() {
-        for (const [n, id] of this._scoped) {
-            n.disconnect(id);
+        for (const n of this._scoped) {
+            n.disconnectObject(this);
             n.setPrivacyScope(MessageTray.PrivacyScope.SYSTEM);
             n.source?.countUpdated();
         }
@@ -518,9 +561,9 @@ class AlarmdClient {
     }
 
     _unwatchTray() {
-        Main.messageTray.disconnect(this._trayId);
-        for (const [source, id] of this._sources)
-            source.disconnect(id);
+        Main.messageTray.disconnectObject(this);
+        for (const source of this._sources)
+            source.disconnectObject(this);
         this._sources.clear();
         for (const id of this._idles)
             GLib.source_remove(id);
@@ -535,14 +578,14 @@ class AlarmdClient {
             this._indicator.destroy();
             this._indicator = null;
         } else if (!locked && !this._indicator) {
-            this._indicator = new Indicator(this);
+            this._indicator = new AlarmdIndicator(this);
             Main.panel.addToStatusArea('alarmd', this._indicator);
         }
         if (!locked && this._lockView) {
             this._lockView.destroy();
             this._lockView = null;
         } else if (locked && !this._lockView) {
-            this._lockView = new LockView(this);
+            this._lockView = new AlarmdLockView(this);
         }
         this.redraw();
     }
@@ -556,35 +599,45 @@ class AlarmdClient {
             shield._wakeUpScreen();
     }
 
+    /** Drops the mirror's outstanding reads; the next ones start with the returned cancellable. */
+    _renewMirror() {
+        this._mirrorCancellable.cancel();
+        this._mirrorCancellable = new Gio.Cancellable();
+        return this._mirrorCancellable;
+    }
+
     _onAppeared() {
         this._running = true;
-        const generation = ++this._generation;
-        this._conn.call(BUS_NAME, MANAGER_PATH, 'org.freedesktop.DBus.ObjectManager', 'GetManagedObjects',
-            null, new GLib.VariantType('(a{oa{sa{sv}}})'), Gio.DBusCallFlags.NO_AUTO_START, -1,
-            this._cancellable, (conn, res) => {
-                let objects;
-                try {
-                    objects = conn.call_finish(res).recursiveUnpack()[0];
-                } catch (e) {
-                    if (!e.matches(Gio.IOErrorEnum, Gio.IOErrorEnum.CANCELLED) && generation === this._generation)
-                        this._indicator?.showError(e.message);
-                    return;
-                }
-                if (generation !== this._generation)
-                    return;
-                this._alarms.clear();
-                for (const [path, ifaces] of Object.entries(objects)) {
-                    if (ifaces[ALARM_IFACE])
-                        this._alarms.set(path, new Model.Alarm(path, ifaces[ALARM_IFACE]));
-                }
-                this.redraw();
-            });
+        this._refresh();
         this.redraw();
+    }
+
+    async _refresh() {
+        const cancellable = this._renewMirror();
+        try {
+            const reply = await this._conn.call(BUS_NAME, MANAGER_PATH, 'org.freedesktop.DBus.ObjectManager',
+                'GetManagedObjects', null, new GLib.VariantType('(a{oa{sa{sv}}})'),
+                Gio.DBusCallFlags.NO_AUTO_START, -1, cancellable);
+            // A newer refresh or alarmd's exit can cancel this one after its reply came and before
+            // this continuation runs: then the reply no longer describes alarmd.
+            if (cancellable.is_cancelled())
+                return;
+            const [objects] = reply.recursiveUnpack();
+            this._alarms.clear();
+            for (const [path, ifaces] of Object.entries(objects)) {
+                if (ifaces[ALARM_IFACE])
+                    this._alarms.set(path, new Model.Alarm(path, ifaces[ALARM_IFACE]));
+            }
+            this.redraw();
+        } catch (e) {
+            if (!isCancelled(e) && !cancellable.is_cancelled())
+                this._indicator?.showError(e.message);
+        }
     }
 
     _onVanished() {
         this._running = false;
-        this._generation++;
+        this._renewMirror();
         this._alarms.clear();
         this.redraw();
     }
@@ -625,22 +678,22 @@ class AlarmdClient {
             this._refetch(path);
     }
 
-    _refetch(path) {
-        const generation = this._generation;
-        this._conn.call(BUS_NAME, path, 'org.freedesktop.DBus.Properties', 'GetAll',
-            new GLib.Variant('(s)', [ALARM_IFACE]), new GLib.VariantType('(a{sv})'),
-            Gio.DBusCallFlags.NO_AUTO_START, -1, this._cancellable, (conn, res) => {
-                try {
-                    const [props] = conn.call_finish(res).recursiveUnpack();
-                    const alarm = this._alarms.get(path);
-                    if (alarm && generation === this._generation) {
-                        alarm.apply(props);
-                        this.redraw();
-                    }
-                } catch (e) {
-                    // Gone meanwhile (InterfacesRemoved follows) or cancelled by disable().
-                }
-            });
+    async _refetch(path) {
+        const cancellable = this._mirrorCancellable;
+        try {
+            const reply = await this._conn.call(BUS_NAME, path, 'org.freedesktop.DBus.Properties', 'GetAll',
+                new GLib.Variant('(s)', [ALARM_IFACE]), new GLib.VariantType('(a{sv})'),
+                Gio.DBusCallFlags.NO_AUTO_START, -1, cancellable);
+            const [props] = reply.recursiveUnpack();
+            const alarm = this._alarms.get(path);
+            if (alarm && !cancellable.is_cancelled()) {
+                alarm.apply(props);
+                this.redraw();
+            }
+        } catch (e) {
+            // Gone meanwhile (InterfacesRemoved follows), or cancelled by a refresh, alarmd's exit or
+            // disable().
+        }
     }
 
     redraw() {
@@ -671,17 +724,14 @@ class AlarmdClient {
         }
     }
 
-    _call(method, params, what) {
-        this._conn.call(BUS_NAME, MANAGER_PATH, MANAGER_IFACE, method, params, null,
-            Gio.DBusCallFlags.NONE, -1, this._cancellable, (conn, res) => {
-                try {
-                    conn.call_finish(res);
-                } catch (e) {
-                    if (e.matches(Gio.IOErrorEnum, Gio.IOErrorEnum.CANCELLED))
-                        return;
-                    this._indicator?.showError(_('%s failed: %s').format(what, e.message));
-                }
-            });
+    async _call(method, params, what) {
+        try {
+            await this._conn.call(BUS_NAME, MANAGER_PATH, MANAGER_IFACE, method, params, null,
+                Gio.DBusCallFlags.NONE, -1, this._cancellable);
+        } catch (e) {
+            if (!isCancelled(e))
+                this._indicator?.showError(_('%s failed: %s').format(what, e.message));
+        }
     }
 
     callAlarm(method, id) {
@@ -690,20 +740,18 @@ class AlarmdClient {
 
     /** An app's own action (docs/API.md: stop_action, secondary_action), as alarmd's notification does:
      *  org.freedesktop.Application.ActivateAction on the app that set the alarm. */
-    activateAppAction(app, action) {
+    async activateAppAction(app, action) {
         if (!app || !action)
             return;
         const path = `/${app.replace(/\./g, '/').replace(/-/g, '_')}`;
-        this._conn.call(app, path, 'org.freedesktop.Application', 'ActivateAction',
-            new GLib.Variant('(sava{sv})', [action, [], {}]), null, Gio.DBusCallFlags.NONE, -1,
-            this._cancellable, (conn, res) => {
-                try {
-                    conn.call_finish(res);
-                } catch (e) {
-                    if (!e.matches(Gio.IOErrorEnum, Gio.IOErrorEnum.CANCELLED))
-                        log(`alarmd: ActivateAction('${action}') on ${app} failed: ${e.message}`);
-                }
-            });
+        try {
+            await this._conn.call(app, path, 'org.freedesktop.Application', 'ActivateAction',
+                new GLib.Variant('(sava{sv})', [action, [], {}]), null, Gio.DBusCallFlags.NONE, -1,
+                this._cancellable);
+        } catch (e) {
+            if (!isCancelled(e))
+                log(`alarmd: ActivateAction('${action}') on ${app} failed: ${e.message}`);
+        }
     }
 
     scheduleTimer(seconds) {
@@ -714,17 +762,15 @@ class AlarmdClient {
         this._call('Schedule', new GLib.Variant('(sa{sv})', ['', config]), _('Timer'));
     }
 
-    startService() {
-        this._conn.call('org.freedesktop.DBus', '/org/freedesktop/DBus', 'org.freedesktop.DBus',
-            'StartServiceByName', new GLib.Variant('(su)', [BUS_NAME, 0]), null, Gio.DBusCallFlags.NONE,
-            -1, this._cancellable, (conn, res) => {
-                try {
-                    conn.call_finish(res);
-                } catch (e) {
-                    if (!e.matches(Gio.IOErrorEnum, Gio.IOErrorEnum.CANCELLED))
-                        this._indicator?.showError(_('Could not start alarmd: %s').format(e.message));
-                }
-            });
+    async startService() {
+        try {
+            await this._conn.call('org.freedesktop.DBus', '/org/freedesktop/DBus', 'org.freedesktop.DBus',
+                'StartServiceByName', new GLib.Variant('(su)', [BUS_NAME, 0]), null, Gio.DBusCallFlags.NONE,
+                -1, this._cancellable);
+        } catch (e) {
+            if (!isCancelled(e))
+                this._indicator?.showError(_('Could not start alarmd: %s').format(e.message));
+        }
     }
 }
 

@@ -199,12 +199,15 @@ var Alarm = class Alarm {
         return typeof v === 'string' ? v : '';
     }
 
+    /** "Timer" or "Alarm" (`_` translates): what the lock screen says when titles are hidden. */
+    kindName(_ = s => s) {
+        return this.kind === 'timer' ? _('Timer') : _('Alarm');
+    }
+
     /** The title, or "Timer"/"Alarm" when it has none (`_` translates). */
     title(_ = s => s) {
         const t = this.text('title');
-        if (t !== '')
-            return t;
-        return this.kind === 'timer' ? _('Timer') : _('Alarm');
+        return t !== '' ? t : this.kindName(_);
     }
 
     get compactLabel() {
@@ -251,22 +254,28 @@ var Alarm = class Alarm {
     }
 };
 
+function byId(a, b) {
+    if (a.id === b.id)
+        return 0;
+    return a.id < b.id ? -1 : 1;
+}
+
 function byFire(a, b) {
     if (a.fireTime !== b.fireTime)
         return a.fireTime - b.fireTime;
-    return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+    return byId(a, b);
 }
 
 /** The order a person reads alarms in: ringing first, then by when they fire, paused last. */
 function readingOrder(alarms) {
-    const key = a => (a.state === 'paused' ? Infinity : a.fireTime);
+    const key = a => a.state === 'paused' ? Infinity : a.fireTime;
     return [...alarms].sort((a, b) => {
         if ((a.state === 'alerting') !== (b.state === 'alerting'))
             return a.state === 'alerting' ? -1 : 1;
         const fa = key(a), fb = key(b);
         if (fa !== fb)
             return fa < fb ? -1 : 1;
-        return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+        return byId(a, b);
     });
 }
 
@@ -303,7 +312,10 @@ function panelView(alarms, running, now, _ = s => s) {
         v.alarm = a;
     } else if (counting.length > 0 || paused.length > 0) {
         const a = counting[0] ?? paused[0];
-        v.mode = a.state === 'paused' ? 'paused' : a.isWarning ? 'warning' : 'countdown';
+        if (a.state === 'paused')
+            v.mode = 'paused';
+        else
+            v.mode = a.isWarning ? 'warning' : 'countdown';
         v.label = a.compactLabel;
         v.time = clock(a.remaining(now));
         v.color = colorHex(a.accentColor);
