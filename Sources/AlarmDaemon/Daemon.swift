@@ -16,7 +16,7 @@ public enum Daemon {
         let config = loadConfig(options.configFile ?? defaultConfigFile())
         let opened = try StoreOpener.open(directory: options.stateDirectory ?? Store.defaultDirectory())
         let store = opened.store
-        let clock = DaemonClock(testClockFile: options.testClockFile)
+        let clock = SystemClock(offset: options.testClockFile.map(TestClock1.savedOffset) ?? 0, machine: { SystemClock.realtime })
         let engine = AlarmEngine(clock: clock, timeZone: ZoneWatcher.resolve(options.localtime), policy: config.policy,
                                  limits: config.limits, ringTimeout: config.ringTimeout)
         engine.missedGrace = config.missedGrace
@@ -65,8 +65,8 @@ public enum Daemon {
         try bus.export(manager, path: Contract.managerPath, Manager1.interface)
         try bus.exportFallback(Alarm1(engine: view, identity: identity), prefix: Contract.alarmPathPrefix, Alarm1.interface)
         try bus.addObjectManager(path: Contract.managerPath)
-        if let file = clock.file {
-            try bus.export(TestClock1(clock: clock, committer: committer), path: TestClock1.path, TestClock1.interface)
+        if let file = options.testClockFile {
+            try bus.export(TestClock1(clock: clock, file: file, committer: committer), path: TestClock1.path, TestClock1.interface)
             Log.warning("test clock enabled (\(file)): now is \(Log.time(clock.now()))")
         }
         // Signals first, then the desktop side, which may submit again (a sound error).

@@ -13,7 +13,7 @@ import Testing
             #expect(AlarmKey(k.string) == k && AlarmKey(uuid.uuidString) == k)
             #expect(AlarmKey(k.string.replacingOccurrences(of: "-", with: "_")) == k, "the object-path form")
             #expect(k.withBytes { AlarmKey(bytes: $0) } == k)
-            #expect(k.path == AlarmID.alarmPathPrefix + "/" + k.string.replacingOccurrences(of: "-", with: "_"))
+            #expect(k.path == Contract.alarmPathPrefix + "/" + k.string.replacingOccurrences(of: "-", with: "_"))
             #expect(AlarmID.key(fromPath: k.path) == k && AlarmID.path(of: uuid.uuidString) == k.path)
             keys.append(k)
         }

@@ -193,7 +193,7 @@ import Testing
         #expect(try managed(a) == [pathA])
         #expect(try managed(b) == [pathB])
         #expect(try managed(h.client) == [pathA, pathB])
-        #expect(!(try a.introspect(AlarmID.alarmPathPrefix)).contains(String(pathB.split(separator: "/").last!)))
+        #expect(!(try a.introspect(Contract.alarmPathPrefix)).contains(String(pathB.split(separator: "/").last!)))
         let e = callError { () throws(BusError) in _ = try a.allProperties(pathB) }
         #expect(e != nil)
         // A dropped connection's identity goes with it: a new connection is the user's tool again.

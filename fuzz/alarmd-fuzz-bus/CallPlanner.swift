@@ -77,12 +77,12 @@ struct CallPlanner {
     /// An alarm object path for `role` to read: its own, the victim's, another app's, none.
     mutating func alarmPath(for role: Role) -> String {
         switch c.below(8) {
-        case 0: return AlarmID.alarmPathPrefix
-        case 1: return AlarmID.alarmPathPrefix + "/" + c.pick(["x", "0", "not_an_id", String(repeating: "a", count: 255)])
+        case 0: return Contract.alarmPathPrefix
+        case 1: return Contract.alarmPathPrefix + "/" + c.pick(["x", "0", "not_an_id", String(repeating: "a", count: 255)])
         case 2 where role != .shell && !victimIds.isEmpty: return AlarmID.path(of: c.pick(victimIds))
         default:
             let id = self.id(for: role)
-            return AlarmKey(id).map { $0.path } ?? AlarmID.alarmPathPrefix + "/none"
+            return AlarmKey(id).map { $0.path } ?? Contract.alarmPathPrefix + "/none"
         }
     }
 

@@ -6,18 +6,18 @@ import Foundation
 /// the store across restarts of the same boot, so a step taken while alarmd was down is measured too.
 final class ClockAnchor {
     private let store: Store
-    private let clock: DaemonClock
+    private let clock: SystemClock
     private var anchor: (realtime: UInt64, boottime: UInt64) = (0, 0)
     static let metaKey = "clock_anchor"
 
-    init(store: Store, clock: DaemonClock) {
+    init(store: Store, clock: SystemClock) {
         self.store = store
         self.clock = clock
     }
 
     /// How far the wall clock moved apart from the time that really passed since the anchor.
     func measuredStep() -> Int64 {
-        let rt = clock.now(), bt = Clocks.boottime
+        let rt = clock.now(), bt = SystemClock.boottime
         return Int64(bitPattern: rt &- anchor.realtime) &- Int64(bitPattern: bt &- anchor.boottime)
     }
 
@@ -25,14 +25,14 @@ final class ClockAnchor {
     func stepSinceLastRun() -> Int64 {
         guard let text = try? store.meta(ClockAnchor.metaKey) else { return 0 }
         let parts = text.split(separator: " ")
-        guard parts.count == 3, let rt = UInt64(parts[0]), let bt = UInt64(parts[1]), parts[2] == Clocks.bootID else { return 0 }
+        guard parts.count == 3, let rt = UInt64(parts[0]), let bt = UInt64(parts[1]), parts[2] == SystemClock.bootID else { return 0 }
         anchor = (rt, bt)
         return measuredStep()
     }
 
     func save() {
-        anchor = (clock.now(), Clocks.boottime)
-        do { try store.setMeta(ClockAnchor.metaKey, "\(anchor.realtime) \(anchor.boottime) \(Clocks.bootID)") } catch {
+        anchor = (clock.now(), SystemClock.boottime)
+        do { try store.setMeta(ClockAnchor.metaKey, "\(anchor.realtime) \(anchor.boottime) \(SystemClock.bootID)") } catch {
             Log.error("store: clock anchor not saved: \(error)")
         }
     }

@@ -57,7 +57,7 @@ extension Bus: PendingCalls {}
 final class Committer: ChangeSink {
     private let engine: AlarmEngine
     private let store: Store
-    private let clock: DaemonClock
+    private let clock: SystemClock
     private var subscribers: [ChangeSubscriber] = []
     /// Dispatches method calls that already arrived, so they join this pass's transaction.
     private unowned let calls: PendingCalls
@@ -89,7 +89,7 @@ final class Committer: ChangeSink {
     /// A second after the last write: tidy up once, then sleep (no periodic wake-ups).
     private let idle: TimerSource
 
-    init(engine: AlarmEngine, store: Store, clock: DaemonClock, loop: EventLoop, calls: PendingCalls,
+    init(engine: AlarmEngine, store: Store, clock: SystemClock, loop: EventLoop, calls: PendingCalls,
          betweenAnnounceAndWrite: (() -> Void)? = nil) throws {
         self.engine = engine
         self.store = store
@@ -162,7 +162,7 @@ final class Committer: ChangeSink {
 
     /// One kernel timer, armed for the earliest deadline of all alarms; far ahead when there is none.
     private func rearm() {
-        deadline.arm(at: clock.real(engine.nextDeadline))
+        deadline.arm(at: clock.machineTime(engine.nextDeadline))
     }
 
     // MARK: committing
@@ -214,7 +214,7 @@ final class Committer: ChangeSink {
             readers = []
             for read in waiting { read() }
         }
-        idle.arm(at: Clocks.monotonic + usecPerSecond)
+        idle.arm(at: SystemClock.monotonic + usecPerSecond)
     }
 
     /// The write failed: every change that was not announced yet is undone, newest first, and its
@@ -235,7 +235,7 @@ final class Committer: ChangeSink {
         if !keep.isEmpty {
             pending = keep + pending
             Log.error("due transitions not saved; retrying in 1 s")
-            retry.arm(at: Clocks.monotonic + usecPerSecond)
+            retry.arm(at: SystemClock.monotonic + usecPerSecond)
         }
     }
 

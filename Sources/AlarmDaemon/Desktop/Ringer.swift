@@ -63,7 +63,7 @@ final class Ringer {
         let id = nextId
         nextId = nextId &+ 1 == 0 ? 1 : nextId &+ 1
         rings[alarm.id] = Ring(canberraId: id, choice: choice, title: alarm.config.presentation.title,
-                               ramp: alarm.config.volumeRamp, started: Clocks.monotonic)
+                               ramp: alarm.config.volumeRamp, started: SystemClock.monotonic)
         byCanberraId[id] = alarm.id
         if case .file(let path) = choice, !FileManager.default.isReadableFile(atPath: path) {
             fail(alarm.id, "sound file \(path) cannot be read")
@@ -82,7 +82,7 @@ final class Ringer {
     private func play(_ alarmId: String) {
         guard var ring = rings[alarmId] else { return }
         guard let context else { fail(alarmId, "libcanberra is not available"); return }
-        let elapsed = Double(Clocks.monotonic - ring.started) / 1_000_000
+        let elapsed = Double(SystemClock.monotonic - ring.started) / 1_000_000
         let db = VolumeRamp.decibels(elapsed: elapsed, ramp: ring.ramp)
         var props: OpaquePointer?
         ca_proplist_create(&props)

@@ -2,8 +2,6 @@ import Foundation
 
 /// Alarm ids are lowercase UUIDs; object paths carry them with '-' replaced by '_'.
 public enum AlarmID {
-    public static let managerPath = Contract.managerPath
-    public static let alarmPathPrefix = Contract.alarmPathPrefix
 
     /// Accepts a UUID in any case, or in its object-path form; returns the canonical id.
     public static func normalize(_ text: String, key: String = "id") throws(AlarmError) -> String {
@@ -23,7 +21,7 @@ public enum AlarmID {
     public static func path(of id: String) -> String {
         // Every id the engine holds is canonical; only a caller's odd text takes the slow way.
         if let key = AlarmKey(id) { return key.path }
-        return alarmPathPrefix + "/" + id.replacingOccurrences(of: "-", with: "_")
+        return Contract.alarmPathPrefix + "/" + id.replacingOccurrences(of: "-", with: "_")
     }
 
     /// The id an alarm object path names, or nil when the path is not an alarm path.
@@ -41,7 +39,7 @@ public enum AlarmID {
 
     /// "/org/alarmd/AlarmManager1/alarm/" as bytes: paths are compared and built bytewise, because
     /// String's Unicode-aware prefix and offset operations showed up in signal building.
-    static let pathPrefixBytes = Array((alarmPathPrefix + "/").utf8)
+    static let pathPrefixBytes = Array((Contract.alarmPathPrefix + "/").utf8)
 }
 
 /// An alarm id as its 16 bytes (big-endian halves): what the engine's index and deadline heaps are

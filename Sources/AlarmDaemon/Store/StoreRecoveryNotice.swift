@@ -43,7 +43,7 @@ final class StoreRecoveryNotice {
             switch result {
             case .success:
                 state = .shown
-                do { try StoreRecovery.markShown(in: store, at: Clocks.get(CLOCK_REALTIME)) } catch {
+                do { try StoreRecovery.markShown(in: store, at: SystemClock.realtime) } catch {
                     Log.warning("store: that the recovery was shown is not saved (\(error)); it may be shown again")
                 }
                 Log.info("store: the recovery is shown on the desktop")

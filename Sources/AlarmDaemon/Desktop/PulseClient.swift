@@ -166,10 +166,10 @@ final class PulseClient {
     /// Waits up to `timeout` s for libpulse's answers and handles them (only when the loop no longer
     /// runs: alarmd is exiting and must put the output back first).
     func pump(until done: () -> Bool, timeout: Double) {
-        let deadline = Clocks.monotonic + UInt64(timeout * 1_000_000)
-        while !closed && !done() && Clocks.monotonic < deadline {
+        let deadline = SystemClock.monotonic + UInt64(timeout * 1_000_000)
+        while !closed && !done() && SystemClock.monotonic < deadline {
             var p = pollfd(fd: inbox.pipe.readFD, events: Int16(POLLIN), revents: 0)
-            _ = poll(&p, 1, Int32(max(1, (deadline - min(deadline, Clocks.monotonic)) / 1000)))
+            _ = poll(&p, 1, Int32(max(1, (deadline - min(deadline, SystemClock.monotonic)) / 1000)))
             drain()
         }
     }

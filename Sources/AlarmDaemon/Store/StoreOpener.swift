@@ -23,18 +23,18 @@ enum StoreOpener {
     static let fileName = "alarmd.sqlite"
 
     /// `now`: realtime µs, for the kept name and the record.
-    static func open(directory: String, now: () -> UInt64 = { Clocks.get(CLOCK_REALTIME) }) throws -> Opened {
+    static func open(directory: String, now: () -> UInt64 = { SystemClock.realtime }) throws -> Opened {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true,
                                                 attributes: [.posixPermissions: 0o700])
         let path = directory + "/" + fileName
-        let started = Clocks.monotonic
+        let started = SystemClock.monotonic
         var damage: StoreDamage?
         switch StoreProbe.check(path, supportedSchema: Store.schemaVersion) {
         case .sound: break
         case .damaged(let found): damage = found
         case .failed(let why): throw Store.Failure(description: "cannot check \(path): \(why)")
         }
-        let checked = Clocks.monotonic - started
+        let checked = SystemClock.monotonic - started
         if damage == nil {
             do {
                 return try load(Store(directory: directory), checked: checked)

@@ -62,7 +62,7 @@ final class AuthorizationPrompter {
                 let timer = try? self.loop.makeTimer(clock: CLOCK_MONOTONIC) { [unowned self] in
                     self.finish(app, decided: nil, by: "no answer within \(self.config.promptTimeout) s")
                 }
-                timer?.arm(at: Clocks.monotonic + self.config.promptTimeout * usecPerSecond)
+                timer?.arm(at: SystemClock.monotonic + self.config.promptTimeout * usecPerSecond)
                 self.prompts[app]!.timer = timer
             case .failure(let error):
                 // Nobody can be asked: the configured policy for unknown apps decides.

@@ -187,11 +187,11 @@ final class Alerts: ChangeSubscriber {
         let p = a.config.presentation
         switch event {
         case .action("stop"):
-            answer(id, "Stop", .stop(id: id))
+            answer(.stop(id: id), of: id)
             actions.activate(app: a.appId, action: p.stopAction, alarm: id)
         case .action("secondary"):
             if p.secondaryButtonBehavior == .countdown {
-                answer(id, "Countdown", .countdown(id: id))
+                answer(.countdown(id: id), of: id)
             }
             actions.activate(app: a.appId, action: p.secondaryAction, alarm: id)
         case .action("default"):
@@ -204,7 +204,7 @@ final class Alerts: ChangeSubscriber {
             // one is shown again, so a ringing alarm always has its buttons.
             guard a.state == .alerting else { return }
             if reason == 2 {
-                answer(id, "Stop", .stop(id: id))
+                answer(.stop(id: id), of: id)
             } else if reason == 1 {
                 perform(.showAlert(a))
             }
@@ -212,7 +212,8 @@ final class Alerts: ChangeSubscriber {
     }
 
     /// The user answered from the notification: a change like any other, through the sink.
-    private func answer(_ id: String, _ what: String, _ command: Command) {
+    private func answer(_ command: Command, of id: String) {
+        let what = command.method ?? "\(command)"
         do {
             try sink.submit(command, by: "", "\(what) of \(id) from its notification", then: nil)
             Log.info("alarm \(id): \(what) from its notification")

@@ -73,8 +73,8 @@ final class Manager1: BusObject, ChangeSubscriber {
     }
 
     private func admit(_ call: MethodCall, app: String) throws(AlarmError) {
-        let admitted = app.isEmpty ? shellLimiter?.admit(call.sender, now: Clocks.monotonic)
-                                   : appLimiter?.admit(call.sender, now: Clocks.monotonic)
+        let admitted = app.isEmpty ? shellLimiter?.admit(call.sender, now: SystemClock.monotonic)
+                                   : appLimiter?.admit(call.sender, now: SystemClock.monotonic)
         if admitted == false { throw .limitReached("too many calls from this connection; slow down") }
     }
 
