@@ -137,7 +137,8 @@ final class Committer: ChangeSink {
 
     /// What time alone caused: announced at once, written in this loop pass.
     private func deadlineReached() {
-        enqueue(engine.planDue(), "due", reply: nil, announceNow: true)
+        // Through `plan`, as every change: `.due` is never refused.
+        enqueue((try? engine.plan(.due, caller: "")) ?? Mutation(), "due", reply: nil, announceNow: true)
         rearm()
     }
 
