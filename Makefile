@@ -83,9 +83,9 @@ valgrind-leaks: deps
 test-unit-sandbox: deps
 	$(SWIFT) build --product alarmd $(STRICT)
 	$(SWIFT) build --product alarmd-test-peer $(STRICT)
-	tests/unit-sandbox/run
+	Tests/unit-sandbox/run
 
-# Desktop tests (tests/desktop): waybar in a headless sway, i3bar and polybar under Xvfb showing
+# Desktop tests (Tests/desktop): waybar in a headless sway, i3bar and polybar under Xvfb showing
 # `alarmctl panel`, screenshotted, read by OCR and clicked. Needs root (it creates the user the desktops
 # run as). Builds with the flags of `test`, so neither target rebuilds what the other built; one product
 # per `swift build` (given twice, --product builds only the last). ALARMCTL=PATH runs the tests against
@@ -94,14 +94,14 @@ test-desktop: deps
 	@scripts/install-desktop-deps
 	$(SWIFT) build --product alarmd $(STRICT)
 	$(if $(ALARMCTL),,$(SWIFT) build --product alarmctl $(STRICT))
-	ALARMCTL="$(ALARMCTL)" tests/desktop/run
+	ALARMCTL="$(ALARMCTL)" Tests/desktop/run
 
 # The GNOME Shell extension in a real headless GNOME Shell 43 (as root: it runs the shell as the
 # user alarmd-gnome); screenshots go to test-artifacts/gnome-shell/.
 test-gnome: deps
 	@scripts/install-gnome-deps
 	$(SWIFT) build --product alarmd $(STRICT)
-	ALARMD="$$($(SWIFT) build --show-bin-path)/alarmd" tests/desktop/gnome-shell/run
+	ALARMD="$$($(SWIFT) build --show-bin-path)/alarmd" Tests/desktop/gnome-shell/run
 
 # The Debian packages alarmd and gnome-shell-extension-alarmd (debian/README.source), with their
 # .changes and .buildinfo, into DEB_OUT: dpkg-buildpackage would write them beside the tree, in the
@@ -114,11 +114,11 @@ deb: deps
 		--buildinfo-option=-u$(CURDIR)/$(DEB_OUT) --changes-option=-u$(CURDIR)/$(DEB_OUT) \
 		--buildinfo-file=$(CURDIR)/$(DEB_OUT)/$(DEB_NAME).buildinfo --changes-file=$(CURDIR)/$(DEB_OUT)/$(DEB_NAME).changes
 
-# The packages as a user meets them (tests/package/run, as root): lintian, then a clean Debian 12
+# The packages as a user meets them (Tests/package/run, as root): lintian, then a clean Debian 12
 # root (cached in /var/cache/alarmd-tests) where they are installed, run by a real systemd user
 # manager, upgraded, removed and purged. Logs: test-artifacts/package/.
 test-package: deb
-	tests/package/run $(DEB_OUT)
+	Tests/package/run $(DEB_OUT)
 
 # Regenerates the extension's translation template from its sources.
 gnome-pot:
@@ -126,14 +126,14 @@ gnome-pot:
 		--package-name=alarmd --msgid-bugs-address= --output=applets/gnome-shell/po/alarmd.pot \
 		applets/gnome-shell/$(GNOME_EXT)/extension.js applets/gnome-shell/$(GNOME_EXT)/model.js
 
-# Figures beside baselines from the same run (bench/RESULTS.md); BENCH_ARGS="--figures 2 --seed 7" etc.
+# Figures beside baselines from the same run (tools/bench/RESULTS.md); BENCH_ARGS="--figures 2 --seed 7" etc.
 bench: deps
-	bench/run $(BENCH_ARGS)
+	tools/bench/run $(BENCH_ARGS)
 
 # Installs what `make` built; builds nothing, so it fails before touching the system when there is
 # nothing built. No file capability: a binary with one runs in secure-execution mode, where glibc hides
 # DBUS_SESSION_BUS_ADDRESS and XDG_RUNTIME_DIR from sd-bus and alarmd cannot reach any user's session
-# bus. Waking from suspend comes from the unit instead (systemd/wake-alarm.conf).
+# bus. Waking from suspend comes from the unit instead (data/systemd/wake-alarm.conf).
 install: install-check install-files
 	-[ -z "$(DESTDIR)" ] && command -v gtk-update-icon-cache >/dev/null && gtk-update-icon-cache -q -t -f "$(DATADIR)/icons/hicolor"
 	@[ -n "$(DESTDIR)" ] || printf '%s\n' "Installed alarmd in $(PREFIX). As each user, once:" \
@@ -146,24 +146,24 @@ install: install-check install-files
 install-files: install-gnome-extension
 	install -Dm755 $(INSTALL_STRIP) "$(BUILT)/alarmd" "$(DESTDIR)$(BINDIR)/alarmd"
 	install -Dm755 $(INSTALL_STRIP) "$(BUILT)/alarmctl" "$(DESTDIR)$(BINDIR)/alarmctl"
-	sed 's|/usr/local/bin/alarmd|$(BINDIR)/alarmd|' dbus/org.alarmd.AlarmManager1.service | \
+	sed 's|/usr/local/bin/alarmd|$(BINDIR)/alarmd|' data/dbus/org.alarmd.AlarmManager1.service | \
 		install -Dm644 /dev/stdin "$(DESTDIR)$(DATADIR)/dbus-1/services/org.alarmd.AlarmManager1.service"
-	install -Dm644 dbus/org.alarmd.AlarmManager1.xml "$(DESTDIR)$(DATADIR)/dbus-1/interfaces/org.alarmd.AlarmManager1.xml"
-	install -Dm644 dbus/org.alarmd.Alarm1.xml "$(DESTDIR)$(DATADIR)/dbus-1/interfaces/org.alarmd.Alarm1.xml"
-	sed 's|/usr/local/bin/alarmd|$(BINDIR)/alarmd|' systemd/alarmd.service | \
+	install -Dm644 data/dbus/org.alarmd.AlarmManager1.xml "$(DESTDIR)$(DATADIR)/dbus-1/interfaces/org.alarmd.AlarmManager1.xml"
+	install -Dm644 data/dbus/org.alarmd.Alarm1.xml "$(DESTDIR)$(DATADIR)/dbus-1/interfaces/org.alarmd.Alarm1.xml"
+	sed 's|/usr/local/bin/alarmd|$(BINDIR)/alarmd|' data/systemd/alarmd.service | \
 		install -Dm644 /dev/stdin "$(DESTDIR)$(PREFIX)/lib/systemd/user/alarmd.service"
-	install -Dm644 config/alarmd.conf "$(DESTDIR)$(DATADIR)/doc/alarmd/alarmd.conf.example"
-	install -Dm644 systemd/wake-alarm.conf "$(DESTDIR)$(DATADIR)/doc/alarmd/wake-alarm.conf"
-	for f in icons/hicolor/*/apps/*.svg; do install -Dm644 "$$f" "$(DESTDIR)$(DATADIR)/$$f"; done
+	install -Dm644 data/config/alarmd.conf "$(DESTDIR)$(DATADIR)/doc/alarmd/alarmd.conf.example"
+	install -Dm644 data/systemd/wake-alarm.conf "$(DESTDIR)$(DATADIR)/doc/alarmd/wake-alarm.conf"
+	for f in data/icons/hicolor/*/apps/*.svg; do install -Dm644 "$$f" "$(DESTDIR)$(DATADIR)/$${f#data/}"; done
 	install -d "$(DESTDIR)$(DATADIR)/alarmd/sounds"
-	for f in sounds/*.oga; do [ -e "$$f" ] && install -m644 "$$f" "$(DESTDIR)$(DATADIR)/alarmd/sounds/"; done; true
+	for f in data/sounds/*.oga; do [ -e "$$f" ] && install -m644 "$$f" "$(DESTDIR)$(DATADIR)/alarmd/sounds/"; done; true
 	install -Dm644 docs/man/alarmctl.1 "$(DESTDIR)$(MANDIR)/man1/alarmctl.1"
 	install -Dm644 docs/man/alarmd.conf.5 "$(DESTDIR)$(MANDIR)/man5/alarmd.conf.5"
 	install -Dm644 docs/man/alarmd.8 "$(DESTDIR)$(MANDIR)/man8/alarmd.8"
-	install -Dm644 completions/alarmctl.bash "$(DESTDIR)$(DATADIR)/bash-completion/completions/alarmctl"
-	install -Dm644 completions/_alarmctl "$(DESTDIR)$(DATADIR)/zsh/vendor-completions/_alarmctl"
-	install -Dm644 completions/alarmctl.fish "$(DESTDIR)$(DATADIR)/fish/vendor_completions.d/alarmctl.fish"
-	install -Dm644 dbus/alarmd-qt.h "$(DESTDIR)$(PREFIX)/include/alarmd/alarmd-qt.h"
+	install -Dm644 data/completions/alarmctl.bash "$(DESTDIR)$(DATADIR)/bash-completion/completions/alarmctl"
+	install -Dm644 data/completions/_alarmctl "$(DESTDIR)$(DATADIR)/zsh/vendor-completions/_alarmctl"
+	install -Dm644 data/completions/alarmctl.fish "$(DESTDIR)$(DATADIR)/fish/vendor_completions.d/alarmctl.fish"
+	install -Dm644 data/dbus/alarmd-qt.h "$(DESTDIR)$(PREFIX)/include/alarmd/alarmd-qt.h"
 
 install-check:
 	@for f in "$(BUILT)/alarmd" "$(BUILT)/alarmctl"; do [ -x "$$f" ] || { \
@@ -191,7 +191,7 @@ uninstall:
 	      "$(DESTDIR)$(DATADIR)/dbus-1/interfaces/org.alarmd.AlarmManager1.xml" \
 	      "$(DESTDIR)$(DATADIR)/dbus-1/interfaces/org.alarmd.Alarm1.xml" \
 	      "$(DESTDIR)$(PREFIX)/lib/systemd/user/alarmd.service"
-	for f in icons/hicolor/*/apps/*.svg; do rm -f "$(DESTDIR)$(DATADIR)/$$f"; done
+	for f in data/icons/hicolor/*/apps/*.svg; do rm -f "$(DESTDIR)$(DATADIR)/$${f#data/}"; done
 	rm -rf "$(DESTDIR)$(DATADIR)/alarmd" "$(DESTDIR)$(DATADIR)/doc/alarmd" "$(GNOME_EXT_DIR)"
 	rm -f "$(DESTDIR)$(MANDIR)/man1/alarmctl.1" "$(DESTDIR)$(MANDIR)/man5/alarmd.conf.5" "$(DESTDIR)$(MANDIR)/man8/alarmd.8" \
 	      "$(DESTDIR)$(DATADIR)/bash-completion/completions/alarmctl" \
@@ -214,7 +214,7 @@ crash-test: deps
 	"$$($(SWIFT) build --show-bin-path)/alarmd-crash" --rounds $(CRASH_ROUNDS) $(CRASH_ARGS)
 
 # The engine under libFuzzer with AddressSanitizer (docs/fuzzing.md) for FUZZ_SECONDS (60), starting
-# from the committed corpus (fuzz/corpus); new inputs go to .build-fuzz/corpus, a failing one to
+# from the committed corpus (tools/fuzz/corpus); new inputs go to .build-fuzz/corpus, a failing one to
 # .build-fuzz/crash-* (replay it with `alarmd-fuzz-core FILE` from a normal build). Built into a scratch
 # path of its own and linked with lld through a generated toolset: ld.gold fails on libFuzzer's archive.
 fuzz-core: deps
@@ -223,9 +223,9 @@ fuzz-core: deps
 		"$$(dirname "$$(readlink -f "$$(command -v swiftc)")")/ld.lld" > .build-fuzz/toolset.json
 	$(SWIFT) build -c release --product alarmd-fuzz-core --scratch-path .build-fuzz --toolset .build-fuzz/toolset.json \
 		-Xswiftc -sanitize=fuzzer,address -Xswiftc -DLIBFUZZER
-	cd .build-fuzz && LSAN_OPTIONS=suppressions=$(CURDIR)/sanitizers/lsan.supp SWIFT_BACKTRACE=enable=no SWIFT_DETERMINISTIC_HASHING=1 \
+	cd .build-fuzz && LSAN_OPTIONS=suppressions=$(CURDIR)/tools/sanitizers/lsan.supp SWIFT_BACKTRACE=enable=no SWIFT_DETERMINISTIC_HASHING=1 \
 		./release/alarmd-fuzz-core -max_total_time=$(FUZZ_SECONDS) -max_len=4096 -timeout=10 -print_final_stats=1 \
-		corpus ../fuzz/corpus
+		corpus ../tools/fuzz/corpus
 
 # alarmd under FUZZ_CALLS (100,000) hostile calls on a private bus (docs/fuzzing.md): release builds
 # of alarmd and alarmd-fuzz-bus, then the run, its checks and its figures (the README's "Reliability").

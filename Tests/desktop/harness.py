@@ -2,7 +2,7 @@
 alarmd, a desktop (sway + waybar, or Xvfb + i3/i3bar or polybar) whose bar runs `alarmctl panel`,
 screenshots read back by OCR, clicks, and cleanup of every process a test started.
 
-Standard library only; run by /usr/bin/python3 as root (the runner, tests/desktop/run, says how).
+Standard library only; run by /usr/bin/python3 as root (the runner, Tests/desktop/run, says how).
 Every process of a test runs as the user USER; the test process is a child subreaper, so processes
 that daemonize (i3 and sway start their bars with a double fork) stay its descendants and are killed
 and reaped when the test ends, whatever way it ends.

@@ -2,7 +2,7 @@ import Foundation
 import Glibc
 import TestSupport
 
-// alarmd-bench: `make bench` (bench/run). Every figure beside a baseline measured in the same run
+// alarmd-bench: `make bench` (tools/bench/run). Every figure beside a baseline measured in the same run
 // (the machines are shared and noisy, absolute figures mean little), its ratio, and its target.
 // See BenchConfig.usage; worker processes are this program again (`--worker`).
 

@@ -1,5 +1,5 @@
 // Checks the extension's pure model (duration grammar, colours, clock, panel view) with plain gjs:
-//   gjs tests/desktop/gnome-shell/unit.js
+//   gjs Tests/desktop/gnome-shell/unit.js
 // Prints one line per failure and "unit: N passed, M failed"; exits 1 on failure.
 'use strict';
 const {GLib} = imports.gi;

@@ -5,7 +5,7 @@ import Foundation
 struct BenchConfig {
     var tiny = false
     var seed: UInt64 = 20_251_201
-    var out = "bench/out/results.json"
+    var out = "tools/bench/out/results.json"
     var alarmd = ""
     var figures: Set<Int> = [1, 2, 3, 4, 5]
     var label = ""
@@ -41,7 +41,7 @@ struct BenchConfig {
 
         Runs the release alarmd on private dbus-daemons (state in /tmp, real SQLite on disk) and prints
         each figure beside a baseline measured in the same run, with its ratio and target; writes FILE
-        (default bench/out/results.json).
+        (default tools/bench/out/results.json).
           1  Schedule calls/s and latency, 1 and 16 client processes, vs Peer.Ping to alarmd
           2  firing lateness of 1,000 alarms due over 10 s, vs an in-process timerfd plus one bus hop
           3  wake-ups and syscalls while idle with 10,000 pending alarms, vs an empty store
