@@ -24,8 +24,11 @@ BUILT ?= $(RELEASE_SCRATCH)/release
 LOCALE_BUILT = $(RELEASE_SCRATCH)/locale
 # `install -s` strips; the Debian package passes INSTALL_STRIP= so that dh_strip keeps the debug symbols.
 INSTALL_STRIP ?= -s
-# Tests and tools build with zero warnings in Swift 6 mode.
+# Tests and tools build with zero warnings in Swift 6 mode. The debug builds of the targets below all
+# go through SWIFT_BUILD, with the same flags, so that no target rebuilds what another built (the
+# sanitizer, fuzzing and release builds have scratch paths and flags of their own).
 STRICT = -Xswiftc -warnings-as-errors
+SWIFT_BUILD = $(SWIFT) build $(STRICT)
 
 .PHONY: all deps build-deps run-deps build run install-check install-files deb test-package test test-swift test-asan test-tsan valgrind-leaks test-unit-sandbox test-desktop test-gnome gnome-pot bench install install-gnome-extension uninstall clean crash-test fuzz-core fuzz-bus
 
@@ -33,8 +36,15 @@ STRICT = -Xswiftc -warnings-as-errors
 all: build
 
 # Only what each step needs: building pulls in no test tool-chain (scripts/install-deps says which is which).
+# The entry points install what they need: `make`/`make build`, `make run`, `make test`, `make deb`.
+# The targets `make test` runs, and the other test and tool targets below, install nothing (no
+# sudo apt-get in the middle of a run): install everything they need once with `make deps`
+# (scripts/install-deps all: the build, run and test packages; then the desktop tests' and GNOME
+# Shell's). Each script is idempotent: with everything installed it does nothing, offline.
 deps:
 	@scripts/install-deps all
+	@scripts/install-desktop-deps
+	@scripts/install-gnome-deps
 build-deps:
 	@scripts/install-deps build
 run-deps:
@@ -54,53 +64,54 @@ run: build run-deps
 	ALARMD_BIN="$(BUILT)/alarmd" ALARMCTL_BIN="$(BUILT)/alarmctl" scripts/run-alarmd
 
 # The whole suite, as the README's test command: unit and integration tests, the same suite again
-# under AddressSanitizer (with LeakSanitizer), then the desktop tests (panels, then GNOME Shell).
-test: test-swift test-asan test-desktop test-gnome test-package
+# under AddressSanitizer (with LeakSanitizer), then the desktop tests (panels, then GNOME Shell) and
+# the Debian packages'. Installs what they need once, first, then runs them in that order.
+TEST_TARGETS = test-swift test-asan test-desktop test-gnome test-package
+test: deps
+	@$(MAKE) --no-print-directory $(TEST_TARGETS)
 
 # Warnings are errors: the project builds with zero warnings in Swift 6 mode.
-test-swift: deps
-	$(SWIFT) build --build-tests $(STRICT)
+test-swift:
+	$(SWIFT_BUILD) --build-tests
 	$(SWIFT) test --skip-build --disable-xctest
 
 # The Swift suite under AddressSanitizer (with LeakSanitizer) or ThreadSanitizer (docs/sanitizers.md),
 # each built into a scratch path of its own, so the normal build stays valid; the integration tests run
 # the sanitized alarmd, alarmctl and test peer built next to them. Any sanitizer report fails the run.
-test-asan: deps
+test-asan:
 	$(SWIFT) build --build-tests --sanitize=address --scratch-path .build-asan
 	scripts/sanitized-test address .build-asan
 
-test-tsan: deps
+test-tsan:
 	$(SWIFT) build --build-tests --sanitize=thread --scratch-path .build-tsan
 	scripts/sanitized-test thread .build-tsan
 
-# alarmd under valgrind: its memory after 100 and after 1,000 operation cycles must not grow. Built
-# with the flags of `test`, as the targets below, so that no target rebuilds what another built.
-valgrind-leaks: deps
-	$(SWIFT) build --product alarmd $(STRICT)
+# alarmd under valgrind: its memory after 100 and after 1,000 operation cycles must not grow.
+valgrind-leaks:
+	$(SWIFT_BUILD) --product alarmd
 	scripts/valgrind-leaks
 
 # The shipped user unit, run for real by a systemd user manager (needs root; test-swift runs it too).
-test-unit-sandbox: deps
-	$(SWIFT) build --product alarmd $(STRICT)
-	$(SWIFT) build --product alarmd-test-peer $(STRICT)
+test-unit-sandbox:
+	$(SWIFT_BUILD) --product alarmd
+	$(SWIFT_BUILD) --product alarmd-test-peer
 	Tests/unit-sandbox/run
 
 # Desktop tests (Tests/desktop): waybar in a headless sway, i3bar and polybar under Xvfb showing
 # `alarmctl panel`, screenshotted, read by OCR and clicked. Needs root (it creates the user the desktops
-# run as). Builds with the flags of `test`, so neither target rebuilds what the other built; one product
-# per `swift build` (given twice, --product builds only the last). ALARMCTL=PATH runs the tests against
-# another alarmctl (development only) and skips building it. Screenshots: test-artifacts/desktop/.
-test-desktop: deps
-	@scripts/install-desktop-deps
-	$(SWIFT) build --product alarmd $(STRICT)
-	$(if $(ALARMCTL),,$(SWIFT) build --product alarmctl $(STRICT))
+# run as). One product per `swift build` (given twice, --product builds only the last). ALARMCTL=PATH
+# runs the tests against another alarmctl (development only) and skips building it. Screenshots:
+# test-artifacts/desktop/. Its packages: scripts/install-desktop-deps (part of `make deps`).
+test-desktop:
+	$(SWIFT_BUILD) --product alarmd
+	$(if $(ALARMCTL),,$(SWIFT_BUILD) --product alarmctl)
 	ALARMCTL="$(ALARMCTL)" Tests/desktop/run
 
 # The GNOME Shell extension in a real headless GNOME Shell 43 (as root: it runs the shell as the
-# user alarmd-gnome); screenshots go to test-artifacts/gnome-shell/.
-test-gnome: deps
-	@scripts/install-gnome-deps
-	$(SWIFT) build --product alarmd $(STRICT)
+# user alarmd-gnome); screenshots go to test-artifacts/gnome-shell/. Its packages:
+# scripts/install-gnome-deps (part of `make deps`).
+test-gnome:
+	$(SWIFT_BUILD) --product alarmd
 	ALARMD="$$($(SWIFT) build --show-bin-path)/alarmd" Tests/desktop/gnome-shell/run
 
 # The Debian packages alarmd and gnome-shell-extension-alarmd (debian/README.source), with their
@@ -108,16 +119,21 @@ test-gnome: deps
 # directory other worktrees share. The Swift build goes to .build-deb.
 DEB_OUT = build-deb
 DEB_NAME = alarmd_$$(dpkg-parsechangelog -S Version)_$$(dpkg-architecture -q DEB_HOST_ARCH)
-deb: deps
+define build-debs
 	rm -rf $(DEB_OUT) && mkdir -p $(DEB_OUT)
 	ALARMD_DEB_OUT=$(CURDIR)/$(DEB_OUT) dpkg-buildpackage -b -us -uc \
 		--buildinfo-option=-u$(CURDIR)/$(DEB_OUT) --changes-option=-u$(CURDIR)/$(DEB_OUT) \
 		--buildinfo-file=$(CURDIR)/$(DEB_OUT)/$(DEB_NAME).buildinfo --changes-file=$(CURDIR)/$(DEB_OUT)/$(DEB_NAME).changes
+endef
+deb:
+	@scripts/install-deps all
+	$(build-debs)
 
 # The packages as a user meets them (Tests/package/run, as root): lintian, then a clean Debian 12
 # root (cached in /var/cache/alarmd-tests) where they are installed, run by a real systemd user
-# manager, upgraded, removed and purged. Logs: test-artifacts/package/.
-test-package: deb
+# manager, upgraded, removed and purged. Logs: test-artifacts/package/. Builds them as `make deb` does.
+test-package:
+	$(build-debs)
 	Tests/package/run $(DEB_OUT)
 
 # Regenerates the extension's translation template from its sources.
@@ -127,7 +143,7 @@ gnome-pot:
 		applets/gnome-shell/$(GNOME_EXT)/extension.js applets/gnome-shell/$(GNOME_EXT)/model.js
 
 # Figures beside baselines from the same run (tools/bench/RESULTS.md); BENCH_ARGS="--figures 2 --seed 7" etc.
-bench: deps
+bench:
 	tools/bench/run $(BENCH_ARGS)
 
 # Installs what `make` built; builds nothing, so it fails before touching the system when there is
@@ -206,18 +222,17 @@ clean:
 
 # Crash consistency (docs/crash-consistency.md): alarmd killed with SIGKILL at seeded instants while
 # four clients call it, CRASH_ROUNDS times (default 200), its store checked after every restart.
-# CRASH_ARGS="--seed N" replays a run; alarmd-crash --help lists the rest. Built with the flags of
-# `test`, so that neither rebuilds what the other built.
-crash-test: deps
-	$(SWIFT) build --product alarmd $(STRICT)
-	$(SWIFT) build --product alarmd-crash $(STRICT)
+# CRASH_ARGS="--seed N" replays a run; alarmd-crash --help lists the rest.
+crash-test:
+	$(SWIFT_BUILD) --product alarmd
+	$(SWIFT_BUILD) --product alarmd-crash
 	"$$($(SWIFT) build --show-bin-path)/alarmd-crash" --rounds $(CRASH_ROUNDS) $(CRASH_ARGS)
 
 # The engine under libFuzzer with AddressSanitizer (docs/fuzzing.md) for FUZZ_SECONDS (60), starting
 # from the committed corpus (tools/fuzz/corpus); new inputs go to .build-fuzz/corpus, a failing one to
 # .build-fuzz/crash-* (replay it with `alarmd-fuzz-core FILE` from a normal build). Built into a scratch
 # path of its own and linked with lld through a generated toolset: ld.gold fails on libFuzzer's archive.
-fuzz-core: deps
+fuzz-core:
 	mkdir -p .build-fuzz/corpus
 	printf '{"schemaVersion": "1.0", "linker": {"path": "%s"}}\n' \
 		"$$(dirname "$$(readlink -f "$$(command -v swiftc)")")/ld.lld" > .build-fuzz/toolset.json
@@ -230,7 +245,7 @@ fuzz-core: deps
 # alarmd under FUZZ_CALLS (100,000) hostile calls on a private bus (docs/fuzzing.md): release builds
 # of alarmd and alarmd-fuzz-bus, then the run, its checks and its figures (the README's "Reliability").
 # FUZZ_BUS_ARGS="--seed N" replays a run; --help lists the options.
-fuzz-bus: deps
+fuzz-bus:
 	$(SWIFT) build -c release --product alarmd
 	$(SWIFT) build -c release --product alarmd-fuzz-bus
 	"$$($(SWIFT) build -c release --show-bin-path)/alarmd-fuzz-bus" --calls $(FUZZ_CALLS) --restart-check --rss-growth-kib 8192 \

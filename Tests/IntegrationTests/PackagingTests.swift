@@ -170,8 +170,19 @@ import Testing
         #expect(run.contains("scripts/install-deps run") && !run.contains { $0.contains("install-deps all") }, "\(run)")
         let install = try dryRun("install")
         #expect(!install.contains { $0.contains("swift") || $0.contains("install-deps") }, "\(install)")
-        // The test targets alone pull in the test tool-chain.
-        #expect(try dryRun("test-swift").contains("scripts/install-deps all"))
+        // `make test` alone pulls in the test tool-chain (the desktops' too), once, before it builds
+        // anything; the targets it runs, and the other test and tool targets, install nothing.
+        let test = try dryRun("test")
+        let installs = try #require(test.firstIndex(of: "scripts/install-deps all"), "\(test)")
+        #expect(test.contains("scripts/install-desktop-deps") && test.contains("scripts/install-gnome-deps"), "\(test)")
+        #expect(test.firstIndex { $0.contains("swift") || $0.contains("dpkg-buildpackage") }.map { $0 > installs } == true, "\(test)")
+        #expect(test.filter { $0.contains("scripts/install-") }.count == 3, "installs once: \(test)")
+        #expect(try dryRun("deps").contains("scripts/install-deps all"))
+        for part in ["test-swift", "test-asan", "test-tsan", "test-desktop", "test-gnome", "test-package", "test-unit-sandbox",
+                     "valgrind-leaks", "bench", "crash-test", "fuzz-core", "fuzz-bus"] {
+            let lines = try dryRun(part)
+            #expect(!lines.contains { $0.contains("scripts/install-") || $0.contains("apt-get") }, "make \(part) installs: \(lines)")
+        }
         let deps = try String(contentsOfFile: Products.sourceRoot + "/scripts/install-deps", encoding: .utf8)
         let buildList = deps.components(separatedBy: "build=(")[1].components(separatedBy: ")\n")[0]
         for testOnly in ["valgrind", "qtbase5-dev", "zsh", "fish", "pulseaudio "] { #expect(!buildList.contains(testOnly), "\(testOnly)") }
