@@ -77,7 +77,7 @@ func figure5(_ cfg: BenchConfig, work: String) throws -> Figure5 {
     _ = measureCore(size: sizes[0], probes: probes) // warm-up
     var rows: [Figure5.Row] = []
     for n in sizes {
-        try Children.check()
+        try ChildRegistry.check()
         rows.append(measureCore(size: n, probes: probes))
     }
     var memory: [Figure5.Memory] = []
@@ -86,7 +86,7 @@ func figure5(_ cfg: BenchConfig, work: String) throws -> Figure5 {
         let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         let child = try Child(selfPath, ["--memory", String(n)], stdoutPipe: fd)
         close(fd)
-        while child.wait(timeout: 0.05) == nil { try Children.check() }
+        while child.wait(timeout: 0.05) == nil { try ChildRegistry.check() }
         memory.append(.init(alarms: n, bytes_per_alarm: Double(procFile(path).trimmingCharacters(in: .whitespacesAndNewlines)) ?? .nan))
     }
     let b = rows[0]

@@ -108,7 +108,7 @@ func figure2(_ cfg: BenchConfig, work: String) throws -> Figure2 {
     // Anything later than this counts as not received.
     let end = instants[n - 1] + 2_000_000
     while true {
-        try Children.check()
+        try ChildRegistry.check()
         if fillEnd != 0 && fillEndAt == 0 { fillEndAt = fillEndReal() }
         var fds = [pollfd(fd: tfd, events: Int16(POLLIN), revents: 0)] + sub.pollFDs + filler.pollFDs
         _ = Glibc.poll(&fds, nfds_t(fds.count), 20)

@@ -98,7 +98,7 @@ final class Pipeline {
 
     /// Dispatches what has arrived; when nothing had, waits up to `timeoutUSec` for more.
     func pump(timeoutUSec: UInt64) throws {
-        try Children.check()
+        try ChildRegistry.check()
         if try process() || timeoutUSec == 0 { return }
         var fds = pollFDs
         _ = Glibc.poll(&fds, nfds_t(fds.count), Int32(min((timeoutUSec + 999) / 1000, 100)))

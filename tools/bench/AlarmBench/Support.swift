@@ -12,42 +12,12 @@ struct BenchError: Error, CustomStringConvertible {
 
 // MARK: children
 
-/// Every process the benchmark starts (private buses, daemons, workers, strace) is listed here while
-/// it may run, so that SIGINT, SIGTERM or SIGHUP kill them all before the benchmark goes; the main
-/// loop then sees `interrupted` and unwinds, removing its temporary directories.
-enum Children {
-    static let capacity = 1024
-    nonisolated(unsafe) static let pids: UnsafeMutablePointer<pid_t> = {
-        let p = UnsafeMutablePointer<pid_t>.allocate(capacity: capacity)
-        p.initialize(repeating: 0, count: capacity)
-        return p
-    }()
-    nonisolated(unsafe) static var interrupted: Int32 = 0
-
-    static func register(_ pid: pid_t) {
-        for i in 0..<capacity where pids[i] == 0 {
-            pids[i] = pid
-            return
-        }
-    }
-
-    static func unregister(_ pid: pid_t) {
-        for i in 0..<capacity where pids[i] == pid { pids[i] = 0 }
-    }
-
-    static func installHandlers() {
-        _ = pids
-        for sig in [SIGINT, SIGTERM, SIGHUP] {
-            signal(sig) { sig in
-                for i in 0..<Children.capacity {
-                    let p = Children.pids[i]
-                    if p > 0 { kill(p, SIGKILL) }
-                }
-                Children.interrupted = sig
-            }
-        }
-    }
-
+// Every process the benchmark starts (private buses, daemons, workers, strace) is listed in
+// TestSupport's ChildRegistry while it may run, so that SIGINT, SIGTERM or SIGHUP kill them all before
+// the benchmark goes (main installs the handlers, `.unwind`); the main loop then sees `interrupted`
+// and unwinds, removing its temporary directories.
+extension ChildRegistry {
+    /// Throws once a signal has arrived, so that the run unwinds.
     static func check() throws {
         if interrupted != 0 { throw BenchError("interrupted by signal \(interrupted)") }
     }
@@ -62,7 +32,7 @@ final class Child {
          stdinPipe: Int32? = nil, stderrPath: String? = nil) throws {
         process = try ChildProcess(path, args, environment: environment, stdoutPipe: stdoutPipe, stdinPipe: stdinPipe,
                                    stderrPath: stderrPath)
-        Children.register(process.pid)
+        ChildRegistry.add(process.pid)
     }
 
     /// Whether it has ended (a zombie not yet reaped counts), without reaping or waiting.
@@ -75,7 +45,7 @@ final class Child {
     @discardableResult
     func wait(timeout: Double) -> Int32? {
         let s = process.wait(timeout: timeout)
-        if s != nil { Children.unregister(pid) }
+        if s != nil { ChildRegistry.remove(pid) }
         return s
     }
 
@@ -83,16 +53,16 @@ final class Child {
 
     func stop() {
         process.stop()
-        Children.unregister(pid)
+        ChildRegistry.remove(pid)
     }
 
     func kill9() {
         process.signal(SIGKILL)
         process.wait(timeout: 10)
-        Children.unregister(pid)
+        ChildRegistry.remove(pid)
     }
 
-    deinit { Children.unregister(pid) }
+    deinit { ChildRegistry.remove(pid) }
 }
 
 /// A private dbus-daemon, registered for cleanup.
@@ -101,9 +71,9 @@ final class BenchBus {
     var address: String { bus.address }
     init() throws {
         bus = try TestBus()
-        Children.register(bus.pid)
+        ChildRegistry.add(bus.pid)
     }
-    deinit { Children.unregister(bus.pid) }
+    deinit { ChildRegistry.remove(bus.pid) }
 }
 
 /// A pipe whose ends no child inherits (posix_spawn's dup2 onto 0/1 clears the flag on the copy).
@@ -121,7 +91,7 @@ let selfPath: String = (try? FileManager.default.destinationOfSymbolicLink(atPat
 func pause(_ seconds: Double) throws {
     let end = monoUSec() + UInt64(max(0, seconds) * 1e6)
     while true {
-        try Children.check()
+        try ChildRegistry.check()
         let now = monoUSec()
         if now >= end { return }
         usleep(UInt32(min(end - now, 50_000)))

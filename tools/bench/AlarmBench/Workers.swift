@@ -151,7 +151,7 @@ func runCallWorkers(address: String, member: String, clients: Int, seconds: Doub
         var fds = [pollfd(fd: w.ready, events: Int16(POLLIN), revents: 0)]
         let deadline = monoUSec() + 60_000_000
         while Glibc.poll(&fds, 1, 100) == 0 {
-            try Children.check()
+            try ChildRegistry.check()
             if monoUSec() > deadline || w.child.exited { throw BenchError("a worker did not start:\n" + tail(of: dir + "/worker.log")) }
         }
     }
@@ -161,13 +161,13 @@ func runCallWorkers(address: String, member: String, clients: Int, seconds: Doub
     for w in workers {
         let deadline = monoUSec() + UInt64((seconds + 60) * 1e6)
         while w.child.wait(timeout: 0.05) == nil {
-            try Children.check()
+            try ChildRegistry.check()
             if monoUSec() > deadline { throw BenchError("a worker did not finish") }
         }
         let lines = procFile(w.out).split(separator: "\n", omittingEmptySubsequences: false)
         let head = lines.first?.split(separator: " ", maxSplits: 5) ?? []
         guard head.count >= 5, let n = Int(head[0]), let e = Int(head[1]), let l = Int(head[2]), let cpu = Int(head[4]) else {
-            try Children.check()
+            try ChildRegistry.check()
             throw BenchError("a worker wrote no result:\n" + tail(of: dir + "/worker.log"))
         }
         run.calls += n
@@ -206,12 +206,12 @@ func runFillWorkers(address: String, count: Int, workers nWorkers: Int, depth: I
     var run = FillRun(done: 0, errors: 0, limitHits: 0, seconds: 0, firstError: "")
     for w in workers {
         while w.child.wait(timeout: 0.05) == nil {
-            try Children.check()
+            try ChildRegistry.check()
             if realUSec() > deadline + 120_000_000 { throw BenchError("a fill worker did not finish") }
         }
         let head = procFile(w.out).split(separator: "\n").first?.split(separator: " ", maxSplits: 4) ?? []
         guard head.count >= 4, let d = Int(head[0]), let e = Int(head[1]), let l = Int(head[2]) else {
-            try Children.check()
+            try ChildRegistry.check()
             throw BenchError("a fill worker wrote no result:\n" + tail(of: dir + "/worker.log"))
         }
         run.done += d

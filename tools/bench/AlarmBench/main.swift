@@ -80,7 +80,7 @@ func benchMain(_ args: [String]) -> Int32 {
         say("no alarmd at \(cfg.alarmd): build it (swift build -c release --product alarmd) or pass --alarmd PATH")
         return 2
     }
-    Children.installHandlers()
+    ChildRegistry.installHandlers([SIGINT, SIGTERM, SIGHUP], then: .unwind)
     let started = monoUSec()
     let formatter = ISO8601DateFormatter()
     formatter.timeZone = TimeZone(identifier: "UTC")
@@ -104,7 +104,7 @@ func benchMain(_ args: [String]) -> Int32 {
             }
         }
         func step(_ n: Int, _ body: () throws -> Void) {
-            guard cfg.figures.contains(n), Children.interrupted == 0 else { return }
+            guard cfg.figures.contains(n), ChildRegistry.interrupted == 0 else { return }
             do { try body() } catch {
                 failed = true
                 report.errors.append("figure \(n): \(error)")
@@ -125,11 +125,11 @@ func benchMain(_ args: [String]) -> Int32 {
         step(5) { report.figure5 = try figure5(cfg, work: work.path) }
     }
     report.duration_s = Double(monoUSec() - started) / 1e6
-    report.complete = !failed && Children.interrupted == 0
+    report.complete = !failed && ChildRegistry.interrupted == 0
     write(report, to: cfg.out)
     say("")
     say(String(format: "done in %.0f s%@; results in %@", report.duration_s, failed ? " with errors" : "", cfg.out))
-    if Children.interrupted != 0 { return 128 + Children.interrupted }
+    if ChildRegistry.interrupted != 0 { return 128 + ChildRegistry.interrupted }
     return failed ? 1 : 0
 }
 

@@ -49,7 +49,7 @@ final class CrashRun {
             say("no alarmd at \(options.alarmd): build it (swift build --product alarmd) or pass --alarmd PATH")
             return 2
         }
-        ChildRegistry.installHandlers()
+        ChildRegistry.installHandlers([SIGINT, SIGTERM, SIGHUP, SIGPIPE], then: .exit)
         do {
             return try CrashRun(options).run()
         } catch {
