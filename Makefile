@@ -24,8 +24,11 @@ BUILT ?= $(RELEASE_SCRATCH)/release
 LOCALE_BUILT = $(RELEASE_SCRATCH)/locale
 # `install -s` strips; the Debian package passes INSTALL_STRIP= so that dh_strip keeps the debug symbols.
 INSTALL_STRIP ?= -s
-# Tests and tools build with zero warnings in Swift 6 mode.
+# Tests and tools build with zero warnings in Swift 6 mode. The debug builds of the targets below all
+# go through SWIFT_BUILD, with the same flags, so that no target rebuilds what another built (the
+# sanitizer, fuzzing and release builds have scratch paths and flags of their own).
 STRICT = -Xswiftc -warnings-as-errors
+SWIFT_BUILD = $(SWIFT) build $(STRICT)
 
 .PHONY: all deps build-deps run-deps build run install-check install-files deb test-package test test-swift test-asan test-tsan valgrind-leaks test-unit-sandbox test-desktop test-gnome lint-gnome gnome-pot bench install install-gnome-extension uninstall clean crash-test fuzz-core fuzz-bus
 
@@ -33,8 +36,15 @@ STRICT = -Xswiftc -warnings-as-errors
 all: build
 
 # Only what each step needs: building pulls in no test tool-chain (scripts/install-deps says which is which).
+# The entry points install what they need: `make`/`make build`, `make run`, `make test`, `make deb`.
+# The targets `make test` runs, and the other test and tool targets below, install nothing (no
+# sudo apt-get in the middle of a run): install everything they need once with `make deps`
+# (scripts/install-deps all: the build, run and test packages; then the desktop tests' and GNOME
+# Shell's). Each script is idempotent: with everything installed it does nothing, offline.
 deps:
 	@scripts/install-deps all
+	@scripts/install-desktop-deps
+	@scripts/install-gnome-deps
 build-deps:
 	@scripts/install-deps build
 run-deps:
@@ -54,77 +64,82 @@ run: build run-deps
 	ALARMD_BIN="$(BUILT)/alarmd" ALARMCTL_BIN="$(BUILT)/alarmctl" scripts/run-alarmd
 
 # The whole suite, as the README's test command: unit and integration tests, the same suite again
-# under AddressSanitizer (with LeakSanitizer), then the desktop tests (panels, then GNOME Shell).
-test: test-swift test-asan test-desktop test-gnome test-package
+# under AddressSanitizer (with LeakSanitizer), then the desktop tests (panels, then GNOME Shell) and
+# the Debian packages'. Installs what they need once, first, then runs them in that order.
+TEST_TARGETS = test-swift test-asan test-desktop test-gnome test-package
+test: deps
+	@$(MAKE) --no-print-directory $(TEST_TARGETS)
 
 # Warnings are errors: the project builds with zero warnings in Swift 6 mode.
-test-swift: deps
-	$(SWIFT) build --build-tests $(STRICT)
+test-swift:
+	$(SWIFT_BUILD) --build-tests
 	$(SWIFT) test --skip-build --disable-xctest
 
 # The Swift suite under AddressSanitizer (with LeakSanitizer) or ThreadSanitizer (docs/sanitizers.md),
 # each built into a scratch path of its own, so the normal build stays valid; the integration tests run
 # the sanitized alarmd, alarmctl and test peer built next to them. Any sanitizer report fails the run.
-test-asan: deps
+test-asan:
 	$(SWIFT) build --build-tests --sanitize=address --scratch-path .build-asan
 	scripts/sanitized-test address .build-asan
 
-test-tsan: deps
+test-tsan:
 	$(SWIFT) build --build-tests --sanitize=thread --scratch-path .build-tsan
 	scripts/sanitized-test thread .build-tsan
 
-# alarmd under valgrind: its memory after 100 and after 1,000 operation cycles must not grow. Built
-# with the flags of `test`, as the targets below, so that no target rebuilds what another built.
-valgrind-leaks: deps
-	$(SWIFT) build --product alarmd $(STRICT)
+# alarmd under valgrind: its memory after 100 and after 1,000 operation cycles must not grow.
+valgrind-leaks:
+	$(SWIFT_BUILD) --product alarmd
 	scripts/valgrind-leaks
 
 # The shipped user unit, run for real by a systemd user manager (needs root; test-swift runs it too).
-test-unit-sandbox: deps
-	$(SWIFT) build --product alarmd $(STRICT)
-	$(SWIFT) build --product alarmd-test-peer $(STRICT)
-	tests/unit-sandbox/run
+test-unit-sandbox:
+	$(SWIFT_BUILD) --product alarmd
+	$(SWIFT_BUILD) --product alarmd-test-peer
+	Tests/unit-sandbox/run
 
-# Desktop tests (tests/desktop): waybar in a headless sway, i3bar and polybar under Xvfb showing
+# Desktop tests (Tests/desktop): waybar in a headless sway, i3bar and polybar under Xvfb showing
 # `alarmctl panel`, screenshotted, read by OCR and clicked. Needs root (it creates the user the desktops
-# run as). Builds with the flags of `test`, so neither target rebuilds what the other built; one product
-# per `swift build` (given twice, --product builds only the last). ALARMCTL=PATH runs the tests against
-# another alarmctl (development only) and skips building it. Screenshots: test-artifacts/desktop/.
-test-desktop: deps
-	@scripts/install-desktop-deps
-	$(SWIFT) build --product alarmd $(STRICT)
-	$(if $(ALARMCTL),,$(SWIFT) build --product alarmctl $(STRICT))
-	ALARMCTL="$(ALARMCTL)" tests/desktop/run
+# run as). One product per `swift build` (given twice, --product builds only the last). ALARMCTL=PATH
+# runs the tests against another alarmctl (development only) and skips building it. Screenshots:
+# test-artifacts/desktop/. Its packages: scripts/install-desktop-deps (part of `make deps`).
+test-desktop:
+	$(SWIFT_BUILD) --product alarmd
+	$(if $(ALARMCTL),,$(SWIFT_BUILD) --product alarmctl)
+	ALARMCTL="$(ALARMCTL)" Tests/desktop/run
 
 # The GNOME Shell extension in a real headless GNOME Shell 43 (as root: it runs the shell as the
-# user alarmd-gnome); screenshots go to test-artifacts/gnome-shell/.
-test-gnome: deps lint-gnome
-	@scripts/install-gnome-deps
-	$(SWIFT) build --product alarmd $(STRICT)
-	ALARMD="$$($(SWIFT) build --show-bin-path)/alarmd" tests/desktop/gnome-shell/run
+# user alarmd-gnome); screenshots go to test-artifacts/gnome-shell/. Its packages:
+# scripts/install-gnome-deps (part of `make deps`).
+test-gnome: lint-gnome
+	$(SWIFT_BUILD) --product alarmd
+	ALARMD="$$($(SWIFT) build --show-bin-path)/alarmd" Tests/desktop/gnome-shell/run
 
 # The GNOME Shell extension through eslint with GNOME 43's rules (applets/gnome-shell/.eslintrc.yml),
 # zero findings; and a file it must fail on, so the lint is known to bite.
 lint-gnome:
-	@scripts/install-gnome-deps
-	tests/desktop/gnome-shell/lint
+	Tests/desktop/gnome-shell/lint
 
 # The Debian packages alarmd and gnome-shell-extension-alarmd (debian/README.source), with their
 # .changes and .buildinfo, into DEB_OUT: dpkg-buildpackage would write them beside the tree, in the
 # directory other worktrees share. The Swift build goes to .build-deb.
 DEB_OUT = build-deb
 DEB_NAME = alarmd_$$(dpkg-parsechangelog -S Version)_$$(dpkg-architecture -q DEB_HOST_ARCH)
-deb: deps
+define build-debs
 	rm -rf $(DEB_OUT) && mkdir -p $(DEB_OUT)
 	ALARMD_DEB_OUT=$(CURDIR)/$(DEB_OUT) dpkg-buildpackage -b -us -uc \
 		--buildinfo-option=-u$(CURDIR)/$(DEB_OUT) --changes-option=-u$(CURDIR)/$(DEB_OUT) \
 		--buildinfo-file=$(CURDIR)/$(DEB_OUT)/$(DEB_NAME).buildinfo --changes-file=$(CURDIR)/$(DEB_OUT)/$(DEB_NAME).changes
+endef
+deb:
+	@scripts/install-deps all
+	$(build-debs)
 
-# The packages as a user meets them (tests/package/run, as root): lintian, then a clean Debian 12
+# The packages as a user meets them (Tests/package/run, as root): lintian, then a clean Debian 12
 # root (cached in /var/cache/alarmd-tests) where they are installed, run by a real systemd user
-# manager, upgraded, removed and purged. Logs: test-artifacts/package/.
-test-package: deb
-	tests/package/run $(DEB_OUT)
+# manager, upgraded, removed and purged. Logs: test-artifacts/package/. Builds them as `make deb` does.
+test-package:
+	$(build-debs)
+	Tests/package/run $(DEB_OUT)
 
 # Regenerates the extension's translation template from its sources.
 gnome-pot:
@@ -132,14 +147,14 @@ gnome-pot:
 		--package-name=alarmd --msgid-bugs-address= --output=applets/gnome-shell/po/alarmd.pot \
 		applets/gnome-shell/$(GNOME_EXT)/extension.js applets/gnome-shell/$(GNOME_EXT)/model.js
 
-# Figures beside baselines from the same run (bench/RESULTS.md); BENCH_ARGS="--figures 2 --seed 7" etc.
-bench: deps
-	bench/run $(BENCH_ARGS)
+# Figures beside baselines from the same run (tools/bench/RESULTS.md); BENCH_ARGS="--figures 2 --seed 7" etc.
+bench:
+	tools/bench/run $(BENCH_ARGS)
 
 # Installs what `make` built; builds nothing, so it fails before touching the system when there is
 # nothing built. No file capability: a binary with one runs in secure-execution mode, where glibc hides
 # DBUS_SESSION_BUS_ADDRESS and XDG_RUNTIME_DIR from sd-bus and alarmd cannot reach any user's session
-# bus. Waking from suspend comes from the unit instead (systemd/wake-alarm.conf).
+# bus. Waking from suspend comes from the unit instead (data/systemd/wake-alarm.conf).
 install: install-check install-files
 	-[ -z "$(DESTDIR)" ] && command -v gtk-update-icon-cache >/dev/null && gtk-update-icon-cache -q -t -f "$(DATADIR)/icons/hicolor"
 	@[ -n "$(DESTDIR)" ] || printf '%s\n' "Installed alarmd in $(PREFIX). As each user, once:" \
@@ -152,24 +167,24 @@ install: install-check install-files
 install-files: install-gnome-extension
 	install -Dm755 $(INSTALL_STRIP) "$(BUILT)/alarmd" "$(DESTDIR)$(BINDIR)/alarmd"
 	install -Dm755 $(INSTALL_STRIP) "$(BUILT)/alarmctl" "$(DESTDIR)$(BINDIR)/alarmctl"
-	sed 's|/usr/local/bin/alarmd|$(BINDIR)/alarmd|' dbus/org.alarmd.AlarmManager1.service | \
+	sed 's|/usr/local/bin/alarmd|$(BINDIR)/alarmd|' data/dbus/org.alarmd.AlarmManager1.service | \
 		install -Dm644 /dev/stdin "$(DESTDIR)$(DATADIR)/dbus-1/services/org.alarmd.AlarmManager1.service"
-	install -Dm644 dbus/org.alarmd.AlarmManager1.xml "$(DESTDIR)$(DATADIR)/dbus-1/interfaces/org.alarmd.AlarmManager1.xml"
-	install -Dm644 dbus/org.alarmd.Alarm1.xml "$(DESTDIR)$(DATADIR)/dbus-1/interfaces/org.alarmd.Alarm1.xml"
-	sed 's|/usr/local/bin/alarmd|$(BINDIR)/alarmd|' systemd/alarmd.service | \
+	install -Dm644 data/dbus/org.alarmd.AlarmManager1.xml "$(DESTDIR)$(DATADIR)/dbus-1/interfaces/org.alarmd.AlarmManager1.xml"
+	install -Dm644 data/dbus/org.alarmd.Alarm1.xml "$(DESTDIR)$(DATADIR)/dbus-1/interfaces/org.alarmd.Alarm1.xml"
+	sed 's|/usr/local/bin/alarmd|$(BINDIR)/alarmd|' data/systemd/alarmd.service | \
 		install -Dm644 /dev/stdin "$(DESTDIR)$(PREFIX)/lib/systemd/user/alarmd.service"
-	install -Dm644 config/alarmd.conf "$(DESTDIR)$(DATADIR)/doc/alarmd/alarmd.conf.example"
-	install -Dm644 systemd/wake-alarm.conf "$(DESTDIR)$(DATADIR)/doc/alarmd/wake-alarm.conf"
-	for f in icons/hicolor/*/apps/*.svg; do install -Dm644 "$$f" "$(DESTDIR)$(DATADIR)/$$f"; done
+	install -Dm644 data/config/alarmd.conf "$(DESTDIR)$(DATADIR)/doc/alarmd/alarmd.conf.example"
+	install -Dm644 data/systemd/wake-alarm.conf "$(DESTDIR)$(DATADIR)/doc/alarmd/wake-alarm.conf"
+	for f in data/icons/hicolor/*/apps/*.svg; do install -Dm644 "$$f" "$(DESTDIR)$(DATADIR)/$${f#data/}"; done
 	install -d "$(DESTDIR)$(DATADIR)/alarmd/sounds"
-	for f in sounds/*.oga; do [ -e "$$f" ] && install -m644 "$$f" "$(DESTDIR)$(DATADIR)/alarmd/sounds/"; done; true
+	for f in data/sounds/*.oga; do [ -e "$$f" ] && install -m644 "$$f" "$(DESTDIR)$(DATADIR)/alarmd/sounds/"; done; true
 	install -Dm644 docs/man/alarmctl.1 "$(DESTDIR)$(MANDIR)/man1/alarmctl.1"
 	install -Dm644 docs/man/alarmd.conf.5 "$(DESTDIR)$(MANDIR)/man5/alarmd.conf.5"
 	install -Dm644 docs/man/alarmd.8 "$(DESTDIR)$(MANDIR)/man8/alarmd.8"
-	install -Dm644 completions/alarmctl.bash "$(DESTDIR)$(DATADIR)/bash-completion/completions/alarmctl"
-	install -Dm644 completions/_alarmctl "$(DESTDIR)$(DATADIR)/zsh/vendor-completions/_alarmctl"
-	install -Dm644 completions/alarmctl.fish "$(DESTDIR)$(DATADIR)/fish/vendor_completions.d/alarmctl.fish"
-	install -Dm644 dbus/alarmd-qt.h "$(DESTDIR)$(PREFIX)/include/alarmd/alarmd-qt.h"
+	install -Dm644 data/completions/alarmctl.bash "$(DESTDIR)$(DATADIR)/bash-completion/completions/alarmctl"
+	install -Dm644 data/completions/_alarmctl "$(DESTDIR)$(DATADIR)/zsh/vendor-completions/_alarmctl"
+	install -Dm644 data/completions/alarmctl.fish "$(DESTDIR)$(DATADIR)/fish/vendor_completions.d/alarmctl.fish"
+	install -Dm644 data/dbus/alarmd-qt.h "$(DESTDIR)$(PREFIX)/include/alarmd/alarmd-qt.h"
 
 install-check:
 	@for f in "$(BUILT)/alarmd" "$(BUILT)/alarmctl"; do [ -x "$$f" ] || { \
@@ -197,7 +212,7 @@ uninstall:
 	      "$(DESTDIR)$(DATADIR)/dbus-1/interfaces/org.alarmd.AlarmManager1.xml" \
 	      "$(DESTDIR)$(DATADIR)/dbus-1/interfaces/org.alarmd.Alarm1.xml" \
 	      "$(DESTDIR)$(PREFIX)/lib/systemd/user/alarmd.service"
-	for f in icons/hicolor/*/apps/*.svg; do rm -f "$(DESTDIR)$(DATADIR)/$$f"; done
+	for f in data/icons/hicolor/*/apps/*.svg; do rm -f "$(DESTDIR)$(DATADIR)/$${f#data/}"; done
 	rm -rf "$(DESTDIR)$(DATADIR)/alarmd" "$(DESTDIR)$(DATADIR)/doc/alarmd" "$(GNOME_EXT_DIR)"
 	rm -f "$(DESTDIR)$(MANDIR)/man1/alarmctl.1" "$(DESTDIR)$(MANDIR)/man5/alarmd.conf.5" "$(DESTDIR)$(MANDIR)/man8/alarmd.8" \
 	      "$(DESTDIR)$(DATADIR)/bash-completion/completions/alarmctl" \
@@ -212,31 +227,30 @@ clean:
 
 # Crash consistency (docs/crash-consistency.md): alarmd killed with SIGKILL at seeded instants while
 # four clients call it, CRASH_ROUNDS times (default 200), its store checked after every restart.
-# CRASH_ARGS="--seed N" replays a run; alarmd-crash --help lists the rest. Built with the flags of
-# `test`, so that neither rebuilds what the other built.
-crash-test: deps
-	$(SWIFT) build --product alarmd $(STRICT)
-	$(SWIFT) build --product alarmd-crash $(STRICT)
+# CRASH_ARGS="--seed N" replays a run; alarmd-crash --help lists the rest.
+crash-test:
+	$(SWIFT_BUILD) --product alarmd
+	$(SWIFT_BUILD) --product alarmd-crash
 	"$$($(SWIFT) build --show-bin-path)/alarmd-crash" --rounds $(CRASH_ROUNDS) $(CRASH_ARGS)
 
 # The engine under libFuzzer with AddressSanitizer (docs/fuzzing.md) for FUZZ_SECONDS (60), starting
-# from the committed corpus (fuzz/corpus); new inputs go to .build-fuzz/corpus, a failing one to
+# from the committed corpus (tools/fuzz/corpus); new inputs go to .build-fuzz/corpus, a failing one to
 # .build-fuzz/crash-* (replay it with `alarmd-fuzz-core FILE` from a normal build). Built into a scratch
 # path of its own and linked with lld through a generated toolset: ld.gold fails on libFuzzer's archive.
-fuzz-core: deps
+fuzz-core:
 	mkdir -p .build-fuzz/corpus
 	printf '{"schemaVersion": "1.0", "linker": {"path": "%s"}}\n' \
 		"$$(dirname "$$(readlink -f "$$(command -v swiftc)")")/ld.lld" > .build-fuzz/toolset.json
 	$(SWIFT) build -c release --product alarmd-fuzz-core --scratch-path .build-fuzz --toolset .build-fuzz/toolset.json \
 		-Xswiftc -sanitize=fuzzer,address -Xswiftc -DLIBFUZZER
-	cd .build-fuzz && LSAN_OPTIONS=suppressions=$(CURDIR)/sanitizers/lsan.supp SWIFT_BACKTRACE=enable=no SWIFT_DETERMINISTIC_HASHING=1 \
+	cd .build-fuzz && LSAN_OPTIONS=suppressions=$(CURDIR)/tools/sanitizers/lsan.supp SWIFT_BACKTRACE=enable=no SWIFT_DETERMINISTIC_HASHING=1 \
 		./release/alarmd-fuzz-core -max_total_time=$(FUZZ_SECONDS) -max_len=4096 -timeout=10 -print_final_stats=1 \
-		corpus ../fuzz/corpus
+		corpus ../tools/fuzz/corpus
 
 # alarmd under FUZZ_CALLS (100,000) hostile calls on a private bus (docs/fuzzing.md): release builds
 # of alarmd and alarmd-fuzz-bus, then the run, its checks and its figures (the README's "Reliability").
 # FUZZ_BUS_ARGS="--seed N" replays a run; --help lists the options.
-fuzz-bus: deps
+fuzz-bus:
 	$(SWIFT) build -c release --product alarmd
 	$(SWIFT) build -c release --product alarmd-fuzz-bus
 	"$$($(SWIFT) build -c release --show-bin-path)/alarmd-fuzz-bus" --calls $(FUZZ_CALLS) --restart-check --rss-growth-kib 8192 \

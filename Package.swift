@@ -35,22 +35,22 @@ let package = Package(
 
         .executableTarget(name: "alarmd", dependencies: ["AlarmDaemon"], path: "Sources/alarmd"),
         .executableTarget(name: "alarmctl", dependencies: ["AlarmClient", "AlarmCore", "SDBus"], path: "Sources/alarmctl"),
-        .executableTarget(name: "alarmd-bench", dependencies: ["AlarmCore", "SDBus", "CSystemd", "TestSupport"], path: "bench/AlarmBench"),
+        .executableTarget(name: "alarmd-bench", dependencies: ["AlarmCore", "SDBus", "CSystemd", "TestSupport"], path: "tools/bench/AlarmBench"),
 
         // Crash consistency (`make crash-test`): what the clients know must hold (CrashModel), and the
         // harness that kills alarmd at random instants and judges the store by it.
-        .target(name: "CrashModel", dependencies: ["AlarmCore"], path: "crash/Model"),
+        .target(name: "CrashModel", dependencies: ["AlarmCore"], path: "tools/crash/Model"),
         .executableTarget(name: "alarmd-crash", dependencies: ["CrashModel", "AlarmCore", "SDBus", "CSystemd", "CSQLite", "TestSupport"],
-                          path: "crash/Harness"),
+                          path: "tools/crash/Harness"),
 
         // Fuzzing (docs/fuzzing.md): hostile input generators and the engine harness, the engine under
         // libFuzzer (`make fuzz-core`; a replay of inputs otherwise; libFuzzer's entry point is only
         // declared here), and a client that floods a running alarmd with hostile calls.
-        .target(name: "AlarmFuzzing", dependencies: ["AlarmCore"], path: "fuzz/AlarmFuzzing"),
-        .systemLibrary(name: "CLibFuzzer", path: "fuzz/CLibFuzzer"),
-        .executableTarget(name: "alarmd-fuzz-core", dependencies: ["AlarmFuzzing", "CLibFuzzer"], path: "fuzz/alarmd-fuzz-core"),
+        .target(name: "AlarmFuzzing", dependencies: ["AlarmCore"], path: "tools/fuzz/AlarmFuzzing"),
+        .systemLibrary(name: "CLibFuzzer", path: "tools/fuzz/CLibFuzzer"),
+        .executableTarget(name: "alarmd-fuzz-core", dependencies: ["AlarmFuzzing", "CLibFuzzer"], path: "tools/fuzz/alarmd-fuzz-core"),
         .executableTarget(name: "alarmd-fuzz-bus", dependencies: ["AlarmFuzzing", "AlarmCore", "AlarmDaemon", "SDBus", "CSystemd", "CSQLite", "TestSupport"],
-                          path: "fuzz/alarmd-fuzz-bus"),
+                          path: "tools/fuzz/alarmd-fuzz-bus"),
 
         // Test peers speaking published protocols: notification server, app, logind.
         .executableTarget(name: "alarmd-test-peer", dependencies: ["SDBus", "AlarmCore"], path: "Tests/TestPeer"),

@@ -7,16 +7,16 @@ import TestSupport
 /// The libFuzzer harness of `make fuzz-core`, run in the suite without libFuzzer: the committed corpus
 /// and seeded random inputs go through the same decoder and checks, so neither can rot unnoticed.
 @Suite struct CoreFuzzReplayTests {
-    static let corpus = Products.sourceRoot + "/fuzz/corpus"
+    static let corpus = Products.sourceRoot + "/tools/fuzz/corpus"
 
     @Test func theCommittedCorpusPasses() throws {
         let files = try FileManager.default.contentsOfDirectory(atPath: Self.corpus).sorted()
-        #expect(files.count >= 10, "fuzz/corpus holds the seed inputs")
+        #expect(files.count >= 10, "tools/fuzz/corpus holds the seed inputs")
         var stats = CoreFuzzStats()
         for name in files {
             let bytes = try #require(FileManager.default.contents(atPath: Self.corpus + "/" + name))
             if let failure = CoreFuzzer.run([UInt8](bytes), stats: &stats) {
-                Issue.record("fuzz/corpus/\(name): \(failure)")
+                Issue.record("tools/fuzz/corpus/\(name): \(failure)")
             }
         }
         print("fuzz corpus: \(files.count) inputs, \(stats.steps) steps")

@@ -141,11 +141,11 @@ import Testing
     /// Run from a checkout (`--icons-dir`, as `make run` passes), alarmd's own icons are not in any
     /// theme the notification server looks in: the alert names the icon's file instead of its name.
     @Test func iconsFromACheckoutAreNamedByFile() throws {
-        let h = try Harness(notifications: true, extraArgs: ["--icons-dir", Products.sourceRoot + "/icons"])
+        let h = try Harness(notifications: true, extraArgs: ["--icons-dir", Products.sourceRoot + "/data/icons"])
         let path = try h.client.schedule([("title", .string("Checkout")), ("duration", .uint32(1))])
         #expect(h.client.waitForState(path, "alerting"))
         let n = try alertOf(h, title: "Checkout")
-        let file = Products.sourceRoot + "/icons/hicolor/scalable/apps/alarmd-timer.svg"
+        let file = Products.sourceRoot + "/data/icons/hicolor/scalable/apps/alarmd-timer.svg"
         #expect(n.string("icon") == "file://" + file)
         #expect(FileManager.default.contents(atPath: file)?.isEmpty == false)
         // Installed (no --icons-dir), the name, which the hicolor theme resolves.

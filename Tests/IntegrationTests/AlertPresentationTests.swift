@@ -97,7 +97,7 @@ import Testing
         // what makes a directory a theme), and no other theme.
         let root = TempDir("alarmd-icons")
         let dir = root.path
-        let copy = try runCommand("/bin/cp", ["-r", Products.sourceRoot + "/icons/hicolor", dir + "/"])
+        let copy = try runCommand("/bin/cp", ["-r", Products.sourceRoot + "/data/icons/hicolor", dir + "/"])
         #expect(copy.status == 0, "\(copy.err)")
         try FileManager.default.copyItem(atPath: "/usr/share/icons/hicolor/index.theme", toPath: dir + "/hicolor/index.theme")
         let program = """
@@ -119,7 +119,7 @@ import Testing
         }
         #expect(!r.out.contains("MISSING"))
         for file in names.map({ n in n.hasSuffix("-symbolic") ? "symbolic/apps/\(n).svg" : "scalable/apps/\(n).svg" }) {
-            let source = Products.sourceRoot + "/icons/hicolor/" + file
+            let source = Products.sourceRoot + "/data/icons/hicolor/" + file
             let svg = try String(contentsOfFile: source, encoding: .utf8)
             let lint = try runCommand("/usr/bin/xmllint", ["--noout", source])
             #expect(lint.status == 0 && svg.contains("<svg"), "\(file): \(lint.err)")

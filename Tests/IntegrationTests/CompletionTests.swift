@@ -3,7 +3,7 @@ import Foundation
 import TestSupport
 import Testing
 
-/// The shell completions in completions/ as bash, zsh and fish run them: commands, options, option
+/// The shell completions in data/completions/ as bash, zsh and fish run them: commands, options, option
 /// values, and the alarm and app ids that the real alarmctl fetches from a real daemon.
 @Suite(.serialized) struct CompletionTests {
     static let commands: Set = ["list", "alarm", "timer", "update", "pause", "resume", "stop", "snooze", "cancel",
@@ -14,7 +14,7 @@ import Testing
     static let pizza = "3f8f8e00-a75c-4163-9b08-b277213fb980"
     static let getUp = "0b6c2e2a-4f4e-4c41-9d2b-8f0e8c1c9a77"
 
-    func file(_ name: String) -> String { Products.sourceRoot + "/completions/" + name }
+    func file(_ name: String) -> String { Products.sourceRoot + "/data/completions/" + name }
 
     /// Lines to complete (each up to the cursor) → the candidates the shell offers for each.
     typealias Completer = (_ lines: [String], _ environment: [String: String]) throws -> [[String]]

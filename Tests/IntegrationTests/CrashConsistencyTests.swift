@@ -3,7 +3,7 @@ import Glibc
 import Testing
 import TestSupport
 
-/// `make crash-test` in small: the harness (crash/Harness) kills the built alarmd with SIGKILL at
+/// `make crash-test` in small: the harness (tools/crash/Harness) kills the built alarmd with SIGKILL at
 /// seeded instants while four clients call it, and checks the restarted store against every answer
 /// and every ring. Here a dozen kills must find nothing; and a store that loses an acknowledged
 /// alarm behind alarmd's back must be caught by the same run, so a pass means something.

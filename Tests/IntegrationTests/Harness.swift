@@ -21,7 +21,7 @@ final class Harness {
     init(config: String? = nil, notifications: Bool = false, desktopEntries: [String: String] = [:],
          extraArgs moreArgs: [String] = [], environment env: [String: String] = [:]) throws {
         bus = try TestBus()
-        extraArgs = moreArgs + ["--sounds-dir", Products.sourceRoot + "/sounds"]
+        extraArgs = moreArgs + ["--sounds-dir", Products.sourceRoot + "/data/sounds"]
         environment = env
         if let config {
             try config.write(toFile: state.path + "/alarmd.conf", atomically: true, encoding: .utf8)

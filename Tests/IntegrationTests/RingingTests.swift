@@ -51,7 +51,7 @@ let silent = 5.0
         #expect(snoozed < silent, "silence while snoozed")
         #expect(ringing2 > audible, "sound again after the snooze ends")
         #expect(after < silent, "silence after Stop")
-        #expect(h.daemon.log.contains("loop 2 of file \(Products.sourceRoot)/sounds/beacon.oga"), "the sound loops")
+        #expect(h.daemon.log.contains("loop 2 of file \(Products.sourceRoot)/data/sounds/beacon.oga"), "the sound loops")
     }
 
     @Test func concurrentAlarmsRingAndStopIndependently() throws {

@@ -1,5 +1,5 @@
 // What the alarmd indicator shows, computed from alarmd's properties and the clock alone.
-// Pure functions (GLib only): the extension draws them, tests/desktop/gnome-shell/unit.js checks them
+// Pure functions (GLib only): the extension draws them, Tests/desktop/gnome-shell/unit.js checks them
 // with plain gjs. Written against docs/API.md and the README's applet and panel rules.
 /* exported DURATION_MAX, parseDuration, colorHex, clock, localTime, Alarm, readingOrder, panelView,
    nextChangeMs, alarmPath */
