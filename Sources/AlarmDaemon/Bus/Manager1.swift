@@ -189,12 +189,16 @@ final class Manager1: BusObject, ChangeSubscriber {
     private func alarmList(app: String) throws(AlarmError) -> [Value] {
         let now = engine.clock.now()
         let visible = engine.alarms(visibleTo: app)
-        let reply = Value.array(element: "a{sv}", visible.map { .vardict(Alarm1.properties(of: $0, now: now)) })
-        let size = Value.marshalledSize([reply])
-        if size > maxReplyBytes {
-            throw .tooLarge("\(visible.count) alarms (\(size) bytes) do not fit in one D-Bus message (at most \(maxReplyBytes) bytes); page through them with GetAlarmsPage(after_id, max_count)")
+        // Sized one alarm at a time before anything is built: a list that cannot be sent is refused
+        // without first holding all of it (100,000 alarms as values: some 600 MiB).
+        var size = Value.array(element: "a{sv}", []).marshalledEnd(from: 0)
+        for alarm in visible {
+            size = Value.vardict(Alarm1.properties(of: alarm, now: now)).marshalledEnd(from: size)
+            if size > maxReplyBytes {
+                throw .tooLarge("\(visible.count) alarms (more than \(maxReplyBytes) bytes) do not fit in one D-Bus message (at most \(maxReplyBytes) bytes); page through them with GetAlarmsPage(after_id, max_count)")
+            }
         }
-        return [reply]
+        return [.array(element: "a{sv}", visible.map { .vardict(Alarm1.properties(of: $0, now: now)) })]
     }
 
     private func alarmPage(app: String, after: String, limit: Int) -> [Value] {
