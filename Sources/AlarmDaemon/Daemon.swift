@@ -98,6 +98,9 @@ public enum Daemon {
         store.close()
         Log.info("exiting: store closed")
         bus.flush()
+        // The objects it serves hold it (to emit signals): let them go with it.
+        bus.close()
+        system.bus?.close()
         return r
     }
 

@@ -7,6 +7,8 @@ public final class Bus {
     public let handle: OpaquePointer
     /// Exported interfaces, match boxes and slots stay alive as long as the bus.
     var retained: [AnyObject] = []
+    /// The registrations (exports, filters, matches) `close` takes back, newest last.
+    private var slots: [OpaquePointer] = []
     /// The largest reply an exported method may send. The specification caps a message at 128 MiB
     /// and dbus-daemon disconnects whoever sends more; the system bus's default is 32 MiB. Set
     /// before exporting.
@@ -15,7 +17,24 @@ public final class Bus {
     init(adopting handle: OpaquePointer) { self.handle = handle }
 
     deinit {
+        for slot in slots.reversed() { sd_bus_slot_unref(slot) }
         sd_bus_flush_close_unref(handle)
+    }
+
+    /// Registers through `add` (an `sd_bus_add_…` call given the slot to fill) and keeps the slot.
+    func register(_ what: String, _ add: (UnsafeMutablePointer<OpaquePointer?>) -> Int32) throws(BusError) {
+        var slot: OpaquePointer?
+        try check(add(&slot), what)
+        if let slot { slots.append(slot) }
+    }
+
+    /// Takes back every export, filter and match, and drops what their handlers hold. Objects a bus
+    /// serves often hold the bus themselves (to emit signals): without this, that cycle would outlive
+    /// the loop. Call it once the loop has stopped; the connection stays open until the bus goes.
+    public func close() {
+        for slot in slots.reversed() { sd_bus_slot_unref(slot) }
+        slots.removeAll()
+        retained.removeAll()
     }
 
     /// The session bus: `DBUS_SESSION_BUS_ADDRESS`, else `$XDG_RUNTIME_DIR/bus`.
@@ -103,7 +122,7 @@ public final class Bus {
     }
 
     public func addObjectManager(path: String) throws(BusError) {
-        try check(sd_bus_add_object_manager(handle, nil, path), "object manager at \(path)")
+        try register("object manager at \(path)") { sd_bus_add_object_manager(handle, $0, path) }
     }
 
     // MARK: calling
@@ -152,8 +171,7 @@ public final class Bus {
     public func addCallFilter(path: String, _ handler: @escaping (Message) -> BusError?) throws(BusError) {
         let box = FilterBox(handler)
         retained.append(box)
-        try check(sd_bus_add_object(handle, nil, path, filterTrampoline, Unmanaged.passUnretained(box).toOpaque()),
-                  "filter \(path)")
+        try register("filter \(path)") { sd_bus_add_object(handle, $0, path, filterTrampoline, Unmanaged.passUnretained(box).toOpaque()) }
     }
 
     // MARK: matching
@@ -162,8 +180,7 @@ public final class Bus {
     public func addMatch(_ rule: String, _ handler: @escaping (Message) -> Void) throws(BusError) {
         let box = CallbackBox(handler, owner: nil)
         retained.append(box)
-        try check(sd_bus_add_match(handle, nil, rule, matchTrampoline, Unmanaged.passUnretained(box).toOpaque()),
-                  "add match \(rule)")
+        try register("add match \(rule)") { sd_bus_add_match(handle, $0, rule, matchTrampoline, Unmanaged.passUnretained(box).toOpaque()) }
     }
 
     // MARK: processing (clients without an event loop)

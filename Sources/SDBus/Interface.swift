@@ -208,8 +208,9 @@ extension Bus {
     public func export<Object: BusObject>(_ object: Object, path: String, _ interface: Interface<Object>) throws(BusError) {
         let e = ExportedInterface(object: object, interface: interface, maxReplyBytes: maxReplyBytes)
         retained.append(e)
-        try check(sd_bus_add_object_vtable(handle, nil, path, interface.name, e.vtable, Unmanaged.passUnretained(e).toOpaque()),
-                  "export \(interface.name) at \(path)")
+        try register("export \(interface.name) at \(path)") {
+            sd_bus_add_object_vtable(handle, $0, path, interface.name, e.vtable, Unmanaged.passUnretained(e).toOpaque())
+        }
     }
 
     /// Exports one interface for every object below `prefix` (logind style): `object.exists`
@@ -218,9 +219,10 @@ extension Bus {
         let e = ExportedInterface(object: object, interface: interface, maxReplyBytes: maxReplyBytes)
         retained.append(e)
         let userdata = Unmanaged.passUnretained(e).toOpaque()
-        try check(sd_bus_add_fallback_vtable(handle, nil, prefix, interface.name, e.vtable, findTrampoline, userdata),
-                  "export \(interface.name) below \(prefix)")
-        try check(sd_bus_add_node_enumerator(handle, nil, prefix, enumeratorTrampoline, userdata), "enumerator \(prefix)")
+        try register("export \(interface.name) below \(prefix)") {
+            sd_bus_add_fallback_vtable(handle, $0, prefix, interface.name, e.vtable, findTrampoline, userdata)
+        }
+        try register("enumerator \(prefix)") { sd_bus_add_node_enumerator(handle, $0, prefix, enumeratorTrampoline, userdata) }
     }
 }
 
