@@ -17,7 +17,7 @@ public enum Command: Sendable, Equatable {
     case due
     /// The wall clock was stepped by this many µs (the clock already shows it).
     case clockStep(delta: Int64)
-    case timeZoneChange(TimeZone)
+    case timeZoneChange(Zone)
 
     /// The contract's method name, nil for what the machine reports rather than a caller asks.
     public var method: String? {

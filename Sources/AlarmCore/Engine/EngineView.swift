@@ -5,7 +5,7 @@ import Foundation
 /// the one-way flow (call → plan → commit → announce) holds by type, not by convention.
 public protocol EngineView: AnyObject {
     var clock: any Clock { get }
-    var timeZone: TimeZone { get }
+    var timeZone: Zone { get }
     var count: Int { get }
     /// Every alarm, by id.
     var alarms: AlarmTable { get }
