@@ -8,21 +8,23 @@ import Glibc
 //     from 1970 to 2100 (the table's and the footer rule's) and at seeded random instants;
 //   wall time → its set of instants (none in a gap, two in an overlap): the wall times just before,
 //     at and after each transition, and those of the random instants. The truth is every candidate
-//     (ours, glibc's `mktime` with tm_isdst −1/0/1, and wall − offset for the offsets glibc reports
-//     a day either side) that glibc's `localtime_r` maps back to the wall time. For a wall time in a
-//     gap, our first valid instant after it is checked against a search with glibc's `localtime_r`.
-// Usage: alarmd-zone-oracle [--dir DIR] [--seed N] [--random N] [--jobs N]. A separate process
-// because `TZ` is process-wide: a test process changing it would change it for every test and daemon
-// it starts. The zones are split among child processes (`--part k/n`), two at a time: glibc keeps
-// every zone abbreviation it ever parsed in one list it searches linearly, on every conversion past
-// a file's table, so one process for all zones spends most of its time in memcmp.
+//     (ours, glibc's `mktime` with tm_isdst −1 — and 0 and 1 where we see a gap or an overlap — and
+//     wall − offset for the offsets glibc reports up to 27 h either side) that glibc's `localtime_r`
+//     maps back to the wall time. For a wall time in a gap, our first valid instant after it is
+//     checked against a forward search with glibc's `localtime_r`.
+// Usage: alarmd-zone-oracle [--dir DIR] [--seed N] [--random N] [--jobs N] [--parts N].
+// A separate process because `TZ` is process-wide: a test process changing it would change it for
+// every test and daemon it starts. The zones are split among child processes (`--part k/n`), `--jobs`
+// at a time (by default one part per job). Random instants come from the seed and the zone's index,
+// so a seed replays a run whatever the split.
 // Prints one summary line; exit status 1 on any difference.
 
 func oracle() -> Never {
     var dir = "/usr/share/zoneinfo"
     var seed = UInt64(UInt32(truncatingIfNeeded: time(nil))) ^ UInt64(getpid()) << 32
-    var randomPerZone = 300
+    var randomPerZone = 1_000
     var jobs = 2
+    var parts = 0
     var part: (Int, Int)? = nil
     var args = CommandLine.arguments.dropFirst()
     while let a = args.popFirst() {
@@ -31,6 +33,7 @@ func oracle() -> Never {
         case "--seed": seed = UInt64(args.popFirst() ?? "") ?? seed
         case "--random": randomPerZone = Int(args.popFirst() ?? "") ?? randomPerZone
         case "--jobs": jobs = max(1, Int(args.popFirst() ?? "") ?? jobs)
+        case "--parts": parts = max(1, Int(args.popFirst() ?? "") ?? parts)
         case "--part":
             let f = (args.popFirst() ?? "").split(separator: "/").compactMap { Int($0) }
             if f.count == 2 && f[1] > 0 { part = (f[0], f[1]) }
@@ -101,16 +104,17 @@ func oracle() -> Never {
 
     let started = Date()
     guard let (k, n) = part else {
+        if parts == 0 { parts = jobs }
         // The parent: the parts, `jobs` at a time; their DIFF lines passed on, their counts summed.
         var sums = [Int](repeating: 0, count: 5)
         var failed = false
         var next = 0
-        while next < 16 {
+        while next < parts {
             var running: [(Process, Pipe)] = []
-            while running.count < jobs && next < 16 {
+            while running.count < jobs && next < parts {
                 let p = Process(), pipe = Pipe()
                 p.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
-                p.arguments = ["--dir", dir, "--seed", "\(seed)", "--random", "\(randomPerZone)", "--part", "\(next)/16"]
+                p.arguments = ["--dir", dir, "--seed", "\(seed)", "--random", "\(randomPerZone)", "--part", "\(next)/\(parts)"]
                 p.standardOutput = pipe
                 do { try p.run() } catch { print("cannot start a part: \(error)"); exit(2) }
                 running.append((p, pipe))
@@ -181,9 +185,10 @@ func oracle() -> Never {
             wallsCompared += 1
             let ours = zone.instants(wall: w)
             var candidates = Set(ours)
-            for d: Int32 in [-1, 0, 1] { if let t = glibcMktime(w, isdst: d) { candidates.insert(t) } }
+            // mktime costs a dozen conversions: tm_isdst −1 always, 0 and 1 where we see a gap or an overlap.
+            for d: Int32 in ours.count == 1 ? [-1] : [-1, 0, 1] { if let t = glibcMktime(w, isdst: d) { candidates.insert(t) } }
             var largest = Int64.min
-            for probe in [w - 97_200, w, w + 97_200] {
+            for probe in [w - 97_200, w - 43_200, w, w + 43_200, w + 97_200] {
                 let offset = Int64(glibcLocal(probe).tm_gmtoff)
                 largest = max(largest, offset)
                 candidates.insert(w - offset)
