@@ -4,8 +4,10 @@ import Glibc
 
 // Compares AlarmCore's `Zone` with glibc (`localtime_r`, `mktime`, `TZ` set to each file + `tzset`)
 // for every TZif file of a zone database, both directions:
-//   instant → local fields, offset and isdst: at t−1 h, t−1, t, t+1, t+1 h around every transition
-//     from 1970 to 2100 (the table's and the footer rule's) and at seeded random instants;
+//   instant → local fields, offset, isdst and abbreviation: at t−1 h, t−1, t, t+1, t+1 h around every
+//     transition from 1970 to 2100 (the table's and the footer rule's), at t−1, t, t+1 around every
+//     change of offset or isdst glibc shows (found by glibc alone: weekly steps, then bisection), and
+//     at seeded random instants;
 //   wall time → its set of instants (none in a gap, two in an overlap): the wall times just before,
 //     at and after each transition, and those of the random instants. The truth is every candidate
 //     (ours, glibc's `mktime` with tm_isdst −1 — and 0 and 1 where we see a gap or an overlap — and
@@ -71,7 +73,7 @@ func oracle() -> Never {
     }
     files.sort { $0.name < $1.name }
 
-    var instantsCompared = 0, wallsCompared = 0, gapsCompared = 0, differences = 0, zonesCompared = 0
+    var instantsCompared = 0, wallsCompared = 0, gapsCompared = 0, differences = 0, zonesCompared = 0, glibcChanges = 0
     var shown = 0
     func report(_ s: String) {
         differences += 1
@@ -106,7 +108,7 @@ func oracle() -> Never {
     guard let (k, n) = part else {
         if parts == 0 { parts = jobs }
         // The parent: the parts, `jobs` at a time; their DIFF lines passed on, their counts summed.
-        var sums = [Int](repeating: 0, count: 5)
+        var sums = [Int](repeating: 0, count: 6)
         var failed = false
         var next = 0
         while next < parts {
@@ -125,7 +127,7 @@ func oracle() -> Never {
                 p.waitUntilExit()
                 for line in out.split(separator: "\n") {
                     if line.hasPrefix("counts ") {
-                        for (i, v) in line.split(separator: " ").dropFirst().enumerated() where i < 5 { sums[i] += Int(v) ?? 0 }
+                        for (i, v) in line.split(separator: " ").dropFirst().enumerated() where i < 6 { sums[i] += Int(v) ?? 0 }
                     } else {
                         print(line)
                     }
@@ -134,7 +136,7 @@ func oracle() -> Never {
             }
         }
         let seconds = Date().timeIntervalSince(started)
-        print("zones \(sums[0]), instants \(sums[1]), wall times \(sums[2]) (gaps \(sums[3])), "
+        print("zones \(sums[0]), instants \(sums[1]), wall times \(sums[2]) (gaps \(sums[3])), changes found by glibc \(sums[5]), "
             + "differences \(sums[4]), seed \(seed), \(String(format: "%.1f", seconds)) s")
         exit(sums[4] == 0 && !failed && sums[0] > 0 ? 0 : 1)
     }
@@ -161,6 +163,28 @@ func oracle() -> Never {
             let mid: Int64 = (before + after) / 2
             walls.append(contentsOf: [before, mid, after - 1, after])
         }
+        // And every change glibc has, found by glibc alone: a week at a time, then bisected to the second.
+        func key(_ t: Int64) -> [Int] { let g = glibcLocal(t); return [g.tm_gmtoff, Int(g.tm_isdst)] }
+        var t = lo, k = key(lo)
+        while t < hi {
+            let u = min(t + 604_800, hi), ku = key(u)
+            if ku != k {
+                var a = t, b = u   // key(a) == k, key(b) != k
+                while b - a > 1 {
+                    let m = a + (b - a) / 2
+                    if key(m) == k { a = m } else { b = m }
+                }
+                glibcChanges += 1
+                instants.append(contentsOf: [b - 1, b, b + 1] as [Int64])
+                walls.append(contentsOf: [wall(glibcLocal(b - 1)) + 1, wall(glibcLocal(b)) - 1] as [Int64])
+                // On from the change: another may follow within the week.
+                t = b
+                k = key(b)
+                continue
+            }
+            t = u
+            k = ku
+        }
         for _ in 0..<randomPerZone {
             let t = lo + Int64(next() % UInt64(hi - lo))
             instants.append(t)
@@ -175,9 +199,11 @@ func oracle() -> Never {
             let ours = zone.localTime(at: t), type = zone.type(at: t)
             let theirs = LocalTime(year: Int64(g.tm_year) + 1900, month: Int(g.tm_mon) + 1, day: Int(g.tm_mday), hour: Int(g.tm_hour),
                                    minute: Int(g.tm_min), second: Int(g.tm_sec))
-            if ours != theirs || ours.weekday != Int(g.tm_wday) || Int(type.offset) != g.tm_gmtoff || (type.isDST ? 1 : 0) != g.tm_isdst {
-                report("\(name) at \(t): ours \(ours) wd \(ours.weekday) off \(type.offset) dst \(type.isDST); "
-                    + "glibc \(theirs) wd \(g.tm_wday) off \(g.tm_gmtoff) dst \(g.tm_isdst)")
+            let abbreviation = g.tm_zone.map { String(cString: $0) } ?? ""
+            if ours != theirs || ours.weekday != Int(g.tm_wday) || Int(type.offset) != g.tm_gmtoff || (type.isDST ? 1 : 0) != g.tm_isdst
+                || type.abbreviation != abbreviation {
+                report("\(name) at \(t): ours \(ours) wd \(ours.weekday) off \(type.offset) dst \(type.isDST) \(type.abbreviation); "
+                    + "glibc \(theirs) wd \(g.tm_wday) off \(g.tm_gmtoff) dst \(g.tm_isdst) \(abbreviation)")
             }
         }
 
@@ -213,7 +239,7 @@ func oracle() -> Never {
             }
         }
     }
-    print("counts \(zonesCompared) \(instantsCompared) \(wallsCompared) \(gapsCompared) \(differences)")
+    print("counts \(zonesCompared) \(instantsCompared) \(wallsCompared) \(gapsCompared) \(differences) \(glibcChanges)")
     exit(differences == 0 ? 0 : 1)
 }
 oracle()
