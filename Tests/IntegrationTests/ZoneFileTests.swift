@@ -35,6 +35,13 @@ import TestSupport
         let before = uint64(try h.client.property(path, alarmInterface, "FireTimeUSec"))
         let berlin = wallClock(before, "Europe/Berlin")
         #expect(berlin.hour == 7 && berlin.minute == 0, "07:00 by Berlin's rules: \(berlin)")
+        // An upgrade that leaves Berlin's rules as they were moves nothing. Two round trips through
+        // alarmd's loop: passes in which the queued inotify event is handled (ZoneWatcher acts at once).
+        try db.upgrade(berlinTo: "Europe/Berlin")
+        try h.client.barrier()
+        try h.client.barrier()
+        #expect(!h.daemon.log.contains("rules changed") && !h.daemon.log.contains("time zone changed"))
+        #expect(uint64(try h.client.property(path, alarmInterface, "FireTimeUSec")) == before)
         try db.upgrade(berlinTo: "Asia/Tokyo")
         #expect(h.client.waitFor { s in s.contains { $0.path == path && $0.changed["FireTimeUSec"] != nil } })
         let after = uint64(try h.client.property(path, alarmInterface, "FireTimeUSec"))
