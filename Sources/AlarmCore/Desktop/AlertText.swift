@@ -1,5 +1,3 @@
-import Foundation
-
 /// The texts of the alert notification, AlarmKit's alert presentation on the desktop.
 public enum AlertText {
     /// `HH:mm` in `zone`, from the zone's offset: a DateFormatter per alert (ICU) was a measurable
