@@ -82,7 +82,7 @@ public enum Daemon {
         }
 
         try bus.requestName(Contract.busName)
-        Log.info("ready: \(Contract.busName) on \(bus.uniqueName), \(view.count) alarms, zone \(view.timeZone.identifier)")
+        Log.info("ready: \(Contract.busName) on \(bus.uniqueName), \(view.count) alarms, zone \(view.timeZone.name)")
         // Only now, with the name owned, may start-up transitions (alarms due while down) be signalled.
         // A sink left raised by a run that ended while ringing is put back first, then resumed alarms hold it anew.
         output.start()

@@ -1,13 +1,14 @@
 import AlarmCore
 import Foundation
+import TestSupport
 
 /// 2026-03-02 09:00:00 UTC, a Monday.
 let monday0900: USec = 1_772_442_000 * usecPerSecond
 let sec = usecPerSecond
 
-let utc = TimeZone(identifier: "UTC")!
+let utc = Zone.utc
 
-func makeEngine(at now: USec = monday0900, zone: TimeZone = utc) -> (AlarmEngine, ManualClock) {
+func makeEngine(at now: USec = monday0900, zone: Zone = utc) -> (AlarmEngine, ManualClock) {
     let clock = ManualClock(now)
     return (AlarmEngine(clock: clock, timeZone: zone), clock)
 }
@@ -50,12 +51,11 @@ func expectError(_ body: () throws(AlarmError) -> Void) -> AlarmError? {
 }
 
 
-func date(_ s: String, _ zone: TimeZone = utc) -> USec {
-    let f = DateFormatter()
-    f.locale = Locale(identifier: "en_US_POSIX")
-    f.timeZone = zone
-    f.dateFormat = "yyyy-MM-dd HH:mm:ss"
-    return USec(f.date(from: s)!.timeIntervalSince1970) * usecPerSecond
+/// "yyyy-MM-dd HH:mm:ss" on the wall in `zone`: its first occurrence, or the end of its gap.
+func date(_ s: String, _ zone: Zone = utc) -> USec {
+    let f = s.split(whereSeparator: { "- :".contains($0) }).map { Int($0)! }
+    let wall = LocalTime(year: Int64(f[0]), month: f[1], day: f[2], hour: f[3], minute: f[4], second: f[5])
+    return USec(zone.firstInstant(wall: wall.wallSeconds)) * usecPerSecond
 }
 
 extension AlarmError {

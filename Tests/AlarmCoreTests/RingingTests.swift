@@ -1,6 +1,7 @@
 import AlarmCore
 import Foundation
 import Testing
+import TestSupport
 
 @Suite struct RingingCoreTests {
     @Test func soundChoices() {
@@ -30,7 +31,7 @@ import Testing
         e.advance(clock, to: monday0900 + 60 * sec)
         try e.run { () throws(AlarmError) in try e.planCountdown(app: "", id: t.id) }
         #expect(AlertText.snoozed(e.alarms[t.id]!, in: utc).body == "Snoozed until 09:06")
-        let berlin = TimeZone(identifier: "Europe/Berlin")!
+        let berlin = Zone.system("Europe/Berlin")
         #expect(AlertText.snoozed(e.alarms[t.id]!, in: berlin).body == "Snoozed until 10:06")
         let a = try e.schedule(["hour": .uint32(7), "minute": .uint32(5), "subtitle": .string("Gym")])
         #expect(AlertText.alert(a, in: utc) == ("Test", "Gym\n07:05"))
@@ -42,10 +43,10 @@ import Testing
     @Test func clockInTheZoneOfTheAlarm() {
         // 2026-03-08 07:30 UTC: 02:30 in New York would not exist (DST starts at 02:00 → 03:00), so it is 03:30 EDT.
         let t: USec = 1_772_955_000 * usecPerSecond
-        #expect(AlertText.clock(t, in: TimeZone(identifier: "UTC")!) == "07:30")
-        #expect(AlertText.clock(t, in: TimeZone(identifier: "America/New_York")!) == "03:30")
-        #expect(AlertText.clock(t, in: TimeZone(identifier: "Asia/Kathmandu")!) == "13:15", "+05:45")
-        #expect(AlertText.clock(t, in: TimeZone(identifier: "Pacific/Kiritimati")!) == "21:30", "+14:00, the next day")
-        #expect(AlertText.clock(1_772_946_000 * usecPerSecond, in: TimeZone(identifier: "America/New_York")!) == "00:00")
+        #expect(AlertText.clock(t, in: Zone.utc) == "07:30")
+        #expect(AlertText.clock(t, in: Zone.system("America/New_York")) == "03:30")
+        #expect(AlertText.clock(t, in: Zone.system("Asia/Kathmandu")) == "13:15", "+05:45")
+        #expect(AlertText.clock(t, in: Zone.system("Pacific/Kiritimati")) == "21:30", "+14:00, the next day")
+        #expect(AlertText.clock(1_772_946_000 * usecPerSecond, in: Zone.system("America/New_York")) == "00:00")
     }
 }

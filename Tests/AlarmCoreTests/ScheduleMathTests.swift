@@ -1,9 +1,10 @@
 import AlarmCore
 import Foundation
 import Testing
+import TestSupport
 
 @Suite struct ScheduleMathTests {
-    func next(_ h: Int, _ m: Int, _ days: Set<Weekday> = [], after: String, zone: TimeZone = utc) -> USec {
+    func next(_ h: Int, _ m: Int, _ days: Set<Weekday> = [], after: String, zone: Zone = utc) -> USec {
         ScheduleMath.nextOccurrence(hour: h, minute: m, weekdays: days, after: date(after, zone), in: zone)
     }
 
@@ -39,7 +40,7 @@ import Testing
     }
 
     @Test func followsTheZone() {
-        let berlin = TimeZone(identifier: "Europe/Berlin")!
+        let berlin = Zone.system("Europe/Berlin")
         // 07:00 in Berlin in winter is 06:00 UTC.
         #expect(next(7, 0, after: "2026-01-10 12:00:00", zone: berlin) == date("2026-01-11 06:00:00"))
         #expect(next(7, 0, after: "2026-01-10 12:00:00", zone: berlin) == date("2026-01-11 07:00:00", berlin))

@@ -1,6 +1,7 @@
 import AlarmCore
 import Foundation
 import Testing
+import TestSupport
 
 /// Missed alarms, clock steps and zone changes in the state machine.
 @Suite struct TimeCorrectnessTests {
@@ -70,7 +71,7 @@ import Testing
         let fixed = try e.schedule(["fixed_date": .int64(Int64(date("2026-06-02 07:00:00") / sec))])
         let timer = try e.schedule(["duration": .uint32(3_600)])
         #expect(relative.fireTime == date("2026-06-02 07:00:00"))
-        let tokyo = TimeZone(identifier: "Asia/Tokyo")!
+        let tokyo = Zone.system("Asia/Tokyo")
         let m = e.planTimeZoneChange(to: tokyo)
         e.apply(m)
         #expect(m.upserts.map(\.id) == [relative.id])

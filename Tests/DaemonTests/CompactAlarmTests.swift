@@ -108,7 +108,7 @@ enum RandomAlarms {
     /// sound errors and updates, so that every state and phase occurs.
     static func engine(count: Int, _ g: inout SeededRandom) -> (AlarmEngine, ManualClock) {
         let clock = ManualClock(start)
-        let e = AlarmEngine(clock: clock, timeZone: TimeZone(identifier: "Europe/Berlin")!,
+        let e = AlarmEngine(clock: clock, timeZone: Zone.system("Europe/Berlin"),
                             limits: Limits(maxAlarmsPerApp: 1_000_000), ringTimeout: 3_600)
         e.missedGrace = 7 * 86_400
         for app in apps where !app.isEmpty { e.apply(e.planSetAuthorization(app: app, state: .authorized)) }

@@ -3,6 +3,7 @@ import AlarmCore
 import CSQLite
 import Foundation
 import Testing
+import TestSupport
 
 /// Opening the store in-process: the check changes nothing it looks at, a damaged store is moved
 /// aside whole under a name nothing else has, and only the file's own faults count as damage.
@@ -20,7 +21,7 @@ import Testing
     func crashedStore(_ count: Int) throws -> StoreDirectory {
         let live = StoreDirectory(), copy = StoreDirectory()
         let store = try Store(directory: live.path, checkpointAfter: .max)
-        let e = AlarmEngine(clock: ManualClock(StoreOpenerTests.now), timeZone: TimeZone(identifier: "UTC")!)
+        let e = AlarmEngine(clock: ManualClock(StoreOpenerTests.now), timeZone: Zone.utc)
         for i in 0..<count {
             let m = try e.planSchedule(app: "", id: "", configuration: ["title": .string("Tea \(i)"), "duration": .uint32(3_600)])
             e.apply(m)
@@ -100,7 +101,7 @@ import Testing
         let dir = StoreDirectory()
         do {
             let store = try StoreOpener.open(directory: dir.path).store
-            let e = AlarmEngine(clock: ManualClock(StoreOpenerTests.now), timeZone: TimeZone(identifier: "UTC")!)
+            let e = AlarmEngine(clock: ManualClock(StoreOpenerTests.now), timeZone: Zone.utc)
             for i in 0..<200 {
                 let m = try e.planSchedule(app: "", id: "", configuration: ["title": .string("Tea \(i) for a longer title"), "duration": .uint32(3_600)])
                 e.apply(m)

@@ -2,6 +2,7 @@
 import AlarmCore
 import Foundation
 import Testing
+import TestSupport
 
 @Suite struct StoreWALTests {
     func walBytes(_ dir: StoreDirectory) -> Int {
@@ -10,7 +11,7 @@ import Testing
 
     /// Commits `n` single-alarm changes, as method calls do; returns the largest WAL seen.
     func commitMany(_ store: Store, _ dir: StoreDirectory, _ n: Int) throws -> Int {
-        let e = AlarmEngine(clock: ManualClock(RandomAlarms.start), timeZone: TimeZone(identifier: "UTC")!)
+        let e = AlarmEngine(clock: ManualClock(RandomAlarms.start), timeZone: Zone.utc)
         var largest = 0
         for i in 0..<n {
             let m = try e.planSchedule(app: "", id: "", configuration: ["title": .string("Tea \(i)"), "duration": .uint32(3_600)])

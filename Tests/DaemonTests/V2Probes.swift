@@ -1,6 +1,7 @@
 import AlarmCore
 import AlarmDaemon
 import Foundation
+import TestSupport
 
 /// What an alarm is and does, as text built from public behaviour only: every `org.alarmd.Alarm1`
 /// property at two instants, the state the engine keeps besides them, and what `Update` (merging
@@ -8,7 +9,7 @@ import Foundation
 /// `V2Fixture` holds these texts as the alarmd of schema v2 computed them; the migration test
 /// computes them again from the migrated store and compares.
 enum V2Probes {
-    static let zone = TimeZone(identifier: "UTC")!
+    static let zone = Zone.utc
 
     static func engine(_ alarms: [Alarm], at now: USec) -> AlarmEngine {
         let e = AlarmEngine(clock: ManualClock(now), timeZone: zone, limits: Limits(maxAlarmsPerApp: 100))
@@ -81,7 +82,7 @@ enum V2Probes {
             later.append("due +\(dt)s: " + outcome({ () throws(AlarmError) in engine(alarms, at: t).planDue() }, now: t))
         }
         later.append("zone: " + outcome({ () throws(AlarmError) in
-            engine(alarms, at: now).planTimeZoneChange(to: TimeZone(identifier: "Asia/Tokyo")!) }, now: now))
+            engine(alarms, at: now).planTimeZoneChange(to: Zone.system("Asia/Tokyo")) }, now: now))
         later.append("step: " + outcome({ () throws(AlarmError) in engine(alarms, at: now).planClockStep(delta: 3_600_000_000) }, now: now))
         out["time"] = later
         return out

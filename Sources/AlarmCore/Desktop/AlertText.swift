@@ -1,19 +1,16 @@
-import Foundation
-
 /// The texts of the alert notification, AlarmKit's alert presentation on the desktop.
 public enum AlertText {
     /// `HH:mm` in `zone`, from the zone's offset: a DateFormatter per alert (ICU) was a measurable
     /// part of the time between an alarm coming due and its alert.
-    public static func clock(_ t: USec, in zone: TimeZone) -> String {
-        let seconds = Int64(t / 1_000_000)
-        let local = seconds + Int64(zone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(seconds))))
+    public static func clock(_ t: USec, in zone: Zone) -> String {
+        let local = zone.wallSeconds(at: Int64(t / 1_000_000))
         let minute = (local % 86_400 + 86_400) % 86_400 / 60
         func two(_ v: Int64) -> String { v < 10 ? "0\(v)" : "\(v)" }
         return two(minute / 60) + ":" + two(minute % 60)
     }
 
     /// Summary and body of the notification of an alerting alarm.
-    public static func alert(_ a: Alarm, in zone: TimeZone) -> (summary: String, body: String) {
+    public static func alert(_ a: Alarm, in zone: Zone) -> (summary: String, body: String) {
         let p = a.config.presentation
         var lines: [String] = []
         if a.kind == .timer { lines.append(p.completionMessage) }
@@ -22,7 +19,7 @@ public enum AlertText {
         return (p.title, lines.joined(separator: "\n"))
     }
 
-    public static func snoozed(_ a: Alarm, in zone: TimeZone) -> (summary: String, body: String) {
+    public static func snoozed(_ a: Alarm, in zone: Zone) -> (summary: String, body: String) {
         (a.config.presentation.title, "Snoozed until \(clock(a.fireTime, in: zone))")
     }
 
@@ -33,7 +30,7 @@ public enum AlertText {
     }
 
     /// One notification for every alarm missed at once: not answered, or due while asleep or down.
-    public static func missed(_ list: [Alarm], in zone: TimeZone) -> (summary: String, body: String) {
+    public static func missed(_ list: [Alarm], in zone: Zone) -> (summary: String, body: String) {
         let lines = list.sorted { $0.fireTime < $1.fireTime }.map { a in
             "\(a.config.presentation.title) — \(clock(a.fireTime, in: zone))\(a.state == .alerting ? ", not answered" : "")"
         }

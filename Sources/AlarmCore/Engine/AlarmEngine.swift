@@ -9,7 +9,8 @@ public final class AlarmEngine {
     /// Where the ids of alarms scheduled without one come from: random UUIDs, or a sequence a test
     /// or a fuzzer can replay.
     public let makeID: () -> AlarmKey
-    public var timeZone: TimeZone
+    /// The local zone's rules, as the shell read them from the system's zone database.
+    public var timeZone: Zone
     public var policy: AuthorizationPolicy
     public var limits: Limits
     /// Seconds an unanswered alert rings before it ends as `timeout`; 0 = never.
@@ -31,7 +32,7 @@ public final class AlarmEngine {
     /// Alarms per app; its keys are also the app ids every alarm of the app shares (interned).
     var perApp: [String: Int] = [:]
 
-    public init(clock: any Clock, timeZone: TimeZone = .current, policy: AuthorizationPolicy = .init(),
+    public init(clock: any Clock, timeZone: Zone = .utc, policy: AuthorizationPolicy = .init(),
                 limits: Limits = .init(), ringTimeout: UInt64 = 600, makeID: @escaping () -> AlarmKey = AlarmKey.random) {
         self.clock = clock
         self.makeID = makeID
@@ -294,7 +295,7 @@ public final class AlarmEngine {
     }
 
     /// The local time zone changed: alarms set for a wall-clock time follow it; instants do not.
-    public func planTimeZoneChange(to zone: TimeZone) -> Mutation {
+    public func planTimeZoneChange(to zone: Zone) -> Mutation {
         timeZone = zone
         var m = Mutation()
         let now = clock.now()

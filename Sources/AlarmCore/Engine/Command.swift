@@ -1,5 +1,3 @@
-import Foundation
-
 /// Everything that can ask the engine for a change, as one value: a method call of the contract, or
 /// what the machine reports (time passing, a clock step, a zone change, a sound that cannot play).
 /// A driver that only holds commands (a fuzzer, a replay, a test) reaches every plan the daemon does.
@@ -17,7 +15,7 @@ public enum Command: Sendable, Equatable {
     case due
     /// The wall clock was stepped by this many µs (the clock already shows it).
     case clockStep(delta: Int64)
-    case timeZoneChange(TimeZone)
+    case timeZoneChange(Zone)
 
     /// The contract's method name, nil for what the machine reports rather than a caller asks.
     public var method: String? {

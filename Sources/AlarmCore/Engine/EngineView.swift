@@ -1,11 +1,9 @@
-import Foundation
-
 /// The engine as every part of the daemon but the committer sees it: what is, never the power to
 /// change it. Changes are `Command`s handed to the committer, which alone plans and applies them, so
 /// the one-way flow (call → plan → commit → announce) holds by type, not by convention.
 public protocol EngineView: AnyObject {
     var clock: any Clock { get }
-    var timeZone: TimeZone { get }
+    var timeZone: Zone { get }
     var count: Int { get }
     /// Every alarm, by id.
     var alarms: AlarmTable { get }

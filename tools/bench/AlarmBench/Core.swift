@@ -32,7 +32,7 @@ private func coreConfig(_ i: Int) -> [String: Value] {
 }
 
 private func measureCore(size: Int, probes: Int) -> Figure5.Row {
-    let engine = AlarmEngine(clock: coreClock, timeZone: TimeZone(identifier: "UTC")!)
+    let engine = AlarmEngine(clock: coreClock, timeZone: .utc)
     for i in 0..<size {
         engine.apply(try! engine.planSchedule(app: "", id: "", configuration: coreConfig(i)))
     }
@@ -62,7 +62,7 @@ func coreMemoryChild(_ n: Int) -> Int32 {
         return (statm.count > 1 ? Int(statm[1]) ?? 0 : 0) * Int(sysconf(Int32(_SC_PAGESIZE)))
     }
     let before = resident()
-    let engine = AlarmEngine(clock: coreClock, timeZone: TimeZone(identifier: "UTC")!)
+    let engine = AlarmEngine(clock: coreClock, timeZone: .utc)
     for i in 0..<n { engine.apply(try! engine.planSchedule(app: "", id: "", configuration: coreConfig(i))) }
     say(String(Double(resident() - before) / Double(n)))
     withExtendedLifetime(engine) {}

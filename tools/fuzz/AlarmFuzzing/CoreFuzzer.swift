@@ -37,6 +37,10 @@ public struct CoreFuzzer {
     public static let maxSteps = 300
     static let zones = ["UTC", "America/New_York", "Europe/Berlin", "Australia/Lord_Howe", "Asia/Kathmandu", "Pacific/Chatham",
                         "Pacific/Kiritimati", "America/St_Johns"]
+    /// Their rules, from the system's zone database once (UTC for one that is missing).
+    static let zoneRules: [Zone] = zones.map { name in
+        FileManager.default.contents(atPath: "/usr/share/zoneinfo/" + name).flatMap { try? Zone.parse(tzif: [UInt8]($0), name: name) } ?? .utc
+    }
 
     private var input: FuzzBytes
     private let clock = ManualClock(start)
@@ -73,7 +77,7 @@ public struct CoreFuzzer {
         let policy = AuthorizationPolicy(unknownApps: c.pick([.ask, .allow, .deny]), shellAuthorized: c.chance(230))
         let limits = Limits(maxAlarmsPerApp: c.pick([1, 3, 8, 1024]), maxAlarmsShell: c.pick([0, 2, 16]))
         let counter = IDCounter()
-        let e = AlarmEngine(clock: clock, timeZone: TimeZone(identifier: c.pick(Self.zones)) ?? TimeZone(identifier: "UTC")!,
+        let e = AlarmEngine(clock: clock, timeZone: c.pick(Self.zoneRules),
                             policy: policy, limits: limits, ringTimeout: c.pick([0, 1, 60, 600]), makeID: counter.next)
         e.missedGrace = c.pick([0, 60, 3_600])
         return e
@@ -126,7 +130,7 @@ public struct CoreFuzzer {
             clock.set(clock.now().shifted(by: delta))
             return perform(.clockStep(delta: delta), caller: "", note: "")
         case 16:
-            return perform(.timeZoneChange(TimeZone(identifier: c.pick(Self.zones)) ?? TimeZone(identifier: "UTC")!), caller: "", note: "")
+            return perform(.timeZoneChange(c.pick(Self.zoneRules)), caller: "", note: "")
         case 17:
             return reload()
         default:
@@ -252,7 +256,7 @@ public struct CoreFuzzer {
         case .soundError(let id, let message): return "soundError(\(short(id)), \(message ?? "nil"))"
         case .due: return "due"
         case .clockStep(let delta): return "clockStep(\(delta / 1_000_000) s)"
-        case .timeZoneChange(let zone): return "timeZoneChange(\(zone.identifier))"
+        case .timeZoneChange(let zone): return "timeZoneChange(\(zone.name))"
         case .cancel(let id), .stop(let id), .pause(let id), .resume(let id), .countdown(let id):
             return "\(command.method!)(\(short(id)))"
         }
