@@ -8,6 +8,9 @@ DATADIR = $(PREFIX)/share
 MANDIR = $(DATADIR)/man
 GNOME_EXT = alarmd@alarmd.org
 GNOME_EXT_DIR = $(DESTDIR)$(DATADIR)/gnome-shell/extensions/$(GNOME_EXT)
+# The KDE Plasma applet (applets/plasma): its CMake build, warnings as errors.
+PLASMA_BUILD = .build-plasma
+PLASMA_APPLET = org.alarmd.plasmoid
 CRASH_ROUNDS ?= 200
 FUZZ_SECONDS ?= 60
 FUZZ_CALLS ?= 100000
@@ -30,7 +33,7 @@ INSTALL_STRIP ?= -s
 STRICT = -Xswiftc -warnings-as-errors
 SWIFT_BUILD = $(SWIFT) build $(STRICT)
 
-.PHONY: all deps build-deps run-deps build run install-check install-files deb test-package test test-swift test-asan test-tsan valgrind-leaks test-unit-sandbox test-desktop test-gnome lint-gnome gnome-pot bench install install-gnome-extension uninstall clean crash-test fuzz-core fuzz-bus
+.PHONY: all deps build-deps run-deps build run install-check install-files deb test-package test test-swift test-asan test-tsan valgrind-leaks test-unit-sandbox test-desktop test-gnome lint-gnome gnome-pot bench install install-gnome-extension uninstall clean crash-test fuzz-core fuzz-bus plasma-applet install-plasma-applet install-plasma-applet-if-built test-plasma plasma-pot
 
 # A bare `make` builds, as the README's "From source" says.
 all: build
@@ -45,6 +48,7 @@ deps:
 	@scripts/install-deps all
 	@scripts/install-desktop-deps
 	@scripts/install-gnome-deps
+	@scripts/install-plasma-deps
 build-deps:
 	@scripts/install-deps build
 run-deps:
@@ -66,7 +70,7 @@ run: build run-deps
 # The whole suite, as the README's test command: unit and integration tests, the same suite again
 # under AddressSanitizer (with LeakSanitizer), then the desktop tests (panels, then GNOME Shell) and
 # the Debian packages'. Installs what they need once, first, then runs them in that order.
-TEST_TARGETS = test-swift test-asan test-desktop test-gnome test-package
+TEST_TARGETS = test-swift test-asan test-desktop test-gnome test-plasma test-package
 test: deps
 	@$(MAKE) --no-print-directory $(TEST_TARGETS)
 
@@ -113,6 +117,41 @@ test-desktop:
 test-gnome: lint-gnome
 	$(SWIFT_BUILD) --product alarmd
 	ALARMD="$$($(SWIFT) build --show-bin-path)/alarmd" Tests/desktop/gnome-shell/run
+
+# The KDE Plasma applet (applets/plasma/README.md): the QML package and its C++ QML plugin, built with
+# CMake and extra-cmake-modules into $(PLASMA_BUILD); the D-Bus proxies are generated from data/dbus/*.xml.
+# Zero warnings: CMakeLists.txt builds with -Werror, and CMake's own warnings fail the build too.
+# Its packages: scripts/install-plasma-deps (part of `make deps`).
+plasma-applet:
+	@cmake -S applets/plasma -B $(PLASMA_BUILD) -Wdev -Werror=dev -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+		-DCMAKE_INSTALL_PREFIX=$(PREFIX) -DKDE_INSTALL_USE_QT_SYS_PATHS=ON > $(PLASMA_BUILD).log 2>&1 \
+		|| { cat $(PLASMA_BUILD).log >&2; exit 1; }
+	@if grep -q "CMake Warning" $(PLASMA_BUILD).log; then cat $(PLASMA_BUILD).log >&2; echo "plasma-applet: cmake warned" >&2; exit 1; fi
+	cmake --build $(PLASMA_BUILD) -j2
+
+# Installs the applet: the package into $(PREFIX)/share/plasma/plasmoids/$(PLASMA_APPLET), the plugin into
+# the system QML directory (Qt's own, as qmake reports it), its translations. Builds it first if needed.
+install-plasma-applet: plasma-applet
+	DESTDIR="$(DESTDIR)" cmake --install $(PLASMA_BUILD)
+
+# `make install` takes the applet along only when it was built (`make plasma-applet`), so that installing
+# alarmd needs no Qt or KDE development packages; the Debian package always builds it.
+install-plasma-applet-if-built:
+	@if [ -e $(PLASMA_BUILD)/CMakeCache.txt ]; then $(MAKE) --no-print-directory install-plasma-applet; \
+	else echo "make install: the Plasma applet is not built (make plasma-applet), not installing it"; fi
+
+# The applet in a real Plasma 5.27 under Xvfb with kwin_x11: plasmawindowed, then a plasmashell panel, beside
+# the real alarmd on a private bus (as root: it runs Plasma as the user alarmd-plasma). Screenshots go to
+# test-artifacts/plasma/. Its packages: scripts/install-plasma-deps (part of `make deps`).
+test-plasma: plasma-applet
+	$(SWIFT_BUILD) --product alarmd
+	ALARMD="$$($(SWIFT) build --show-bin-path)/alarmd" PLASMA_BUILD="$(PLASMA_BUILD)" Tests/desktop/plasma/run
+
+# Regenerates the applet's translation template from its QML (the plugin holds no user-visible text).
+plasma-pot:
+	xgettext --from-code=UTF-8 -C --kde -ci18n -ki18n:1 -ki18nc:1c,2 -ki18np:1,2 -ki18ncp:1c,2,3 \
+		--package-name=plasma-applet-alarmd --msgid-bugs-address= \
+		-o applets/plasma/po/plasma_applet_$(PLASMA_APPLET).pot applets/plasma/package/contents/ui/*.qml
 
 # The GNOME Shell extension through eslint with GNOME 43's rules (applets/gnome-shell/.eslintrc.yml),
 # zero findings; and a file it must fail on, so the lint is known to bite.
