@@ -1,6 +1,6 @@
 // In the panel: the icon and, while something counts down, the soonest one's compact label and time
 // left; a ringing alarm's title on red; the accent colour in the warning phase (alarmctl panel's
-// rule, as the GNOME Shell applet draws it).
+// rule, as the GNOME Shell applet draws it: ringing is white on red, #ff3b30).
 import QtQuick 2.15
 import QtQuick.Layouts 1.15
 import org.kde.plasma.plasmoid 2.0
@@ -43,7 +43,8 @@ MouseArea {
         anchors.bottomMargin: PlasmaCore.Units.smallSpacing
         radius: PlasmaCore.Units.smallSpacing * 2
         visible: compact.ringing
-        color: client.panelColor !== "" ? client.panelColor : "#ff3b30"
+        // Red whatever the alarm's accent (the warning phase leaves it orange), as the GNOME applet.
+        color: "#ff3b30"
     }
 
     RowLayout {
