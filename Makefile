@@ -132,13 +132,15 @@ plasma-applet:
 # Installs the applet: the package into $(PREFIX)/share/plasma/plasmoids/$(PLASMA_APPLET), the plugin into
 # the system QML directory (Qt's own, as qmake reports it), its translations. Builds it first if needed.
 install-plasma-applet: plasma-applet
-	DESTDIR="$(DESTDIR)" cmake --install $(PLASMA_BUILD)
+	DESTDIR="$(DESTDIR)" cmake --install $(PLASMA_BUILD) --prefix "$(PREFIX)"
 
-# `make install` takes the applet along only when it was built (`make plasma-applet`), so that installing
-# alarmd needs no Qt or KDE development packages; the Debian package always builds it.
+# `make install` takes the applet along only when it was built (`make plasma-applet`), and builds nothing
+# itself: installing alarmd needs no Qt or KDE development packages. The Debian package always builds it.
 install-plasma-applet-if-built:
-	@if [ -e $(PLASMA_BUILD)/CMakeCache.txt ]; then $(MAKE) --no-print-directory install-plasma-applet; \
-	else echo "make install: the Plasma applet is not built (make plasma-applet), not installing it"; fi
+	@if [ -e $(PLASMA_BUILD)/qml/org/alarmd/plasmoid/private/libalarmdplasmoidplugin.so ]; then \
+		echo 'DESTDIR="$(DESTDIR)" cmake --install $(PLASMA_BUILD) --prefix "$(PREFIX)"'; \
+		DESTDIR="$(DESTDIR)" cmake --install $(PLASMA_BUILD) --prefix "$(PREFIX)" || exit 1; \
+	else echo "make install: the Plasma applet is not built (make plasma-applet): not installing it"; fi
 
 # The applet in a real Plasma 5.27 under Xvfb with kwin_x11: plasmawindowed, then a plasmashell panel, beside
 # the real alarmd on a private bus (as root: it runs Plasma as the user alarmd-plasma). Screenshots go to
@@ -150,7 +152,7 @@ test-plasma: plasma-applet
 # Regenerates the applet's translation template from its QML (the plugin holds no user-visible text).
 plasma-pot:
 	xgettext --from-code=UTF-8 -C --kde -ci18n -ki18n:1 -ki18nc:1c,2 -ki18np:1,2 -ki18ncp:1c,2,3 \
-		--package-name=plasma-applet-alarmd --msgid-bugs-address= \
+		--package-name=plasma-applet-alarmd --msgid-bugs-address=alarmd@alarmd.org \
 		-o applets/plasma/po/plasma_applet_$(PLASMA_APPLET).pot applets/plasma/package/contents/ui/*.qml
 
 # The GNOME Shell extension through eslint with GNOME 43's rules (applets/gnome-shell/.eslintrc.yml),
@@ -158,7 +160,7 @@ plasma-pot:
 lint-gnome:
 	Tests/desktop/gnome-shell/lint
 
-# The Debian packages alarmd and gnome-shell-extension-alarmd (debian/README.source), with their
+# The Debian packages alarmd, gnome-shell-extension-alarmd and plasma-applet-alarmd (debian/README.source), with their
 # .changes and .buildinfo, into DEB_OUT: dpkg-buildpackage would write them beside the tree, in the
 # directory other worktrees share. The Swift build goes to .build-deb.
 DEB_OUT = build-deb
@@ -171,6 +173,7 @@ define build-debs
 endef
 deb:
 	@scripts/install-deps all
+	@scripts/install-plasma-deps
 	$(build-debs)
 
 # The packages as a user meets them (Tests/package/run, as root): lintian, then a clean Debian 12
@@ -203,7 +206,7 @@ install: install-check install-files
 
 # The files alone, as the Debian package installs them too (debian/rules: its own build as BUILT,
 # INSTALL_STRIP= for dh_strip, the icon cache left to dpkg's triggers).
-install-files: install-gnome-extension
+install-files: install-gnome-extension install-plasma-applet-if-built
 	install -Dm755 $(INSTALL_STRIP) "$(BUILT)/alarmd" "$(DESTDIR)$(BINDIR)/alarmd"
 	install -Dm755 $(INSTALL_STRIP) "$(BUILT)/alarmctl" "$(DESTDIR)$(BINDIR)/alarmctl"
 	sed 's|/usr/local/bin/alarmd|$(BINDIR)/alarmd|' data/dbus/org.alarmd.AlarmManager1.service | \
@@ -258,11 +261,15 @@ uninstall:
 	      "$(DESTDIR)$(DATADIR)/zsh/vendor-completions/_alarmctl" \
 	      "$(DESTDIR)$(DATADIR)/fish/vendor_completions.d/alarmctl.fish"
 	rm -rf "$(DESTDIR)$(PREFIX)/include/alarmd"
+	rm -rf "$(DESTDIR)$(DATADIR)/plasma/plasmoids/$(PLASMA_APPLET)" "$(DESTDIR)$(DATADIR)/metainfo/$(PLASMA_APPLET).appdata.xml"
+	rm -f "$(DESTDIR)$(DATADIR)"/locale/*/LC_MESSAGES/plasma_applet_$(PLASMA_APPLET).mo
+	-qml="$$(qmake -query QT_INSTALL_QML 2>/dev/null || qtpaths --query QT_INSTALL_QML 2>/dev/null)"; \
+		[ -n "$$qml" ] && rm -rf "$(DESTDIR)$$qml/org/alarmd"
 	@DESTDIR="$(DESTDIR)" PREFIX="$(PREFIX)" scripts/uninstall-leftovers
 
 clean:
 	$(SWIFT) package clean
-	rm -rf $(RELEASE_SCRATCH)
+	rm -rf $(RELEASE_SCRATCH) $(PLASMA_BUILD) $(PLASMA_BUILD).log
 
 # Crash consistency (docs/crash-consistency.md): alarmd killed with SIGKILL at seeded instants while
 # four clients call it, CRASH_ROUNDS times (default 200), its store checked after every restart.
