@@ -322,6 +322,7 @@ void AlarmdClient::setRunning(bool running)
 void AlarmdClient::onOwnerChanged(const QString &, const QString &, const QString &newOwner)
 {
     ++m_generation;
+    m_paging = false;
     m_alarms.clear();
     if (newOwner.isEmpty()) {
         setRunning(false);
@@ -347,6 +348,8 @@ void AlarmdClient::refresh()
         if (reply.type() == QDBusMessage::ErrorMessage) {
             if (reply.errorName() == QLatin1String("org.freedesktop.DBus.Error.LimitsExceeded")) {
                 // Too many alarms for one message (docs/API.md): page through them instead.
+                m_paging = true;
+                m_changedWhilePaging = false;
                 fetchPage(QString(), generation, new QHash<QString, AlarmdAlarm>());
             } else {
                 Q_EMIT callFailed(QStringLiteral("GetManagedObjects"), reply.errorMessage());
@@ -377,8 +380,10 @@ void AlarmdClient::fetchPage(const QString &after, quint64 generation, QHash<QSt
         w->deleteLater();
         QDBusPendingReply<QList<QVariantMap>, QString> reply = *w;
         if (generation != m_generation || reply.isError()) {
-            if (generation == m_generation)
+            if (generation == m_generation) {
+                m_paging = false;
                 Q_EMIT callFailed(QStringLiteral("GetAlarmsPage"), reply.error().message());
+            }
             delete into;
             return;
         }
@@ -395,7 +400,11 @@ void AlarmdClient::fetchPage(const QString &after, quint64 generation, QHash<QSt
         }
         m_alarms = *into;
         delete into;
+        m_paging = false;
         redraw();
+        // The pages are not one snapshot: what a signal changed on a page already read would be lost.
+        if (m_changedWhilePaging)
+            refresh();
     });
 }
 
@@ -427,6 +436,7 @@ void AlarmdClient::onInterfacesAdded(const QDBusMessage &message)
     const QHash<QString, QVariantMap> ifaces = readInterfaces(args.at(1).value<QDBusArgument>());
     if (!ifaces.contains(m_alarmInterface))
         return;
+    m_changedWhilePaging = m_changedWhilePaging || m_paging;
     m_alarms.insert(path, AlarmdAlarm{path, ifaces.value(m_alarmInterface)});
     redraw();
 }
@@ -437,7 +447,10 @@ void AlarmdClient::onInterfacesRemoved(const QDBusMessage &message)
     if (args.size() < 2)
         return;
     const QString path = args.at(0).value<QDBusObjectPath>().path();
-    if (args.at(1).toStringList().contains(m_alarmInterface) && m_alarms.remove(path))
+    if (!args.at(1).toStringList().contains(m_alarmInterface))
+        return;
+    m_changedWhilePaging = m_changedWhilePaging || m_paging;
+    if (m_alarms.remove(path))
         redraw();
 }
 
@@ -452,6 +465,7 @@ void AlarmdClient::onPropertiesChanged(const QDBusMessage &message)
     const QList<QVariant> args = message.arguments();
     if (args.size() < 3 || args.at(0).toString() != m_alarmInterface)
         return;
+    m_changedWhilePaging = m_changedWhilePaging || m_paging;
     auto it = m_alarms.find(message.path());
     if (it == m_alarms.end())
         return;

@@ -145,6 +145,8 @@ private:
     QHash<QString, AlarmdAlarm> m_alarms;   // by object path
     bool m_running = false;
     quint64 m_generation = 0;  // a refresh or alarmd's exit makes older replies stale
+    bool m_paging = false;     // GetAlarmsPage in progress: pages are not one snapshot
+    bool m_changedWhilePaging = false;  // a signal came meanwhile: page again afterwards
     QTimer m_tick;
     QString m_panelMode = QStringLiteral("off");
     QString m_panelLabel;

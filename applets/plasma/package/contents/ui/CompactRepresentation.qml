@@ -56,11 +56,8 @@ MouseArea {
         PlasmaCore.IconItem {
             Layout.preferredWidth: Math.min(compact.height, PlasmaCore.Units.iconSizes.medium)
             Layout.preferredHeight: Layout.preferredWidth
+            // Always there (the widget is found by it); a pause sign while the shown countdown is paused.
             source: compact.mode === "paused" ? "media-playback-pause" : compact.iconSource
-            // With a compact label the label stands for the icon, as in the GNOME applet.
-            visible: compact.vertical || compact.text === "" || compact.mode === "paused"
-                || ((compact.mode === "countdown" || compact.mode === "warning") && client.panelLabel === "")
-                || compact.mode === "scheduled"
             opacity: compact.mode === "off" ? 0.5 : 1
             active: compact.containsMouse
         }
