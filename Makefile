@@ -129,17 +129,17 @@ plasma-applet:
 	@if grep -q "CMake Warning" $(PLASMA_BUILD).log; then cat $(PLASMA_BUILD).log >&2; echo "plasma-applet: cmake warned" >&2; exit 1; fi
 	cmake --build $(PLASMA_BUILD) -j2
 
-# Installs the applet: the package into $(PREFIX)/share/plasma/plasmoids/$(PLASMA_APPLET), the plugin into
-# the system QML directory (Qt's own, as qmake reports it), its translations. Builds it first if needed.
-install-plasma-applet: plasma-applet
+# Installs the applet `make plasma-applet` built (and builds nothing, as `make install`): the package into
+# $(PREFIX)/share/plasma/plasmoids/$(PLASMA_APPLET), the plugin into the system QML directory (Qt's own, as
+# qmake reports it; under DESTDIR), its translations. `make install` takes it along only when it was built,
+# so that installing alarmd needs no Qt or KDE development packages; the Debian package always builds it.
+PLASMA_PLUGIN = $(PLASMA_BUILD)/qml/org/alarmd/plasmoid/private/libalarmdplasmoidplugin.so
+install-plasma-applet:
+	@[ -e $(PLASMA_PLUGIN) ] || { echo "make install-plasma-applet: the applet is not built. Run \`make plasma-applet\` first, as yourself." >&2; exit 1; }
 	DESTDIR="$(DESTDIR)" cmake --install $(PLASMA_BUILD) --prefix "$(PREFIX)"
 
-# `make install` takes the applet along only when it was built (`make plasma-applet`), and builds nothing
-# itself: installing alarmd needs no Qt or KDE development packages. The Debian package always builds it.
 install-plasma-applet-if-built:
-	@if [ -e $(PLASMA_BUILD)/qml/org/alarmd/plasmoid/private/libalarmdplasmoidplugin.so ]; then \
-		echo 'DESTDIR="$(DESTDIR)" cmake --install $(PLASMA_BUILD) --prefix "$(PREFIX)"'; \
-		DESTDIR="$(DESTDIR)" cmake --install $(PLASMA_BUILD) --prefix "$(PREFIX)" || exit 1; \
+	@if [ -e $(PLASMA_PLUGIN) ]; then $(MAKE) --no-print-directory install-plasma-applet; \
 	else echo "make install: the Plasma applet is not built (make plasma-applet): not installing it"; fi
 
 # The applet in a real Plasma 5.27 under Xvfb with kwin_x11: plasmawindowed, then a plasmashell panel, beside
