@@ -8,6 +8,9 @@ DATADIR = $(PREFIX)/share
 MANDIR = $(DATADIR)/man
 GNOME_EXT = alarmd@alarmd.org
 GNOME_EXT_DIR = $(DESTDIR)$(DATADIR)/gnome-shell/extensions/$(GNOME_EXT)
+# The KDE Plasma applet (applets/plasma): its CMake build, warnings as errors.
+PLASMA_BUILD = .build-plasma
+PLASMA_APPLET = org.alarmd.plasmoid
 CRASH_ROUNDS ?= 200
 FUZZ_SECONDS ?= 60
 FUZZ_CALLS ?= 100000
@@ -30,7 +33,7 @@ INSTALL_STRIP ?= -s
 STRICT = -Xswiftc -warnings-as-errors
 SWIFT_BUILD = $(SWIFT) build $(STRICT)
 
-.PHONY: all deps build-deps run-deps build run install-check install-files deb test-package test test-swift test-asan test-tsan valgrind-leaks test-unit-sandbox test-desktop test-gnome lint-gnome gnome-pot bench install install-gnome-extension uninstall clean crash-test fuzz-core fuzz-bus
+.PHONY: all deps build-deps run-deps build run install-check install-files deb test-package test test-swift test-asan test-tsan valgrind-leaks test-unit-sandbox test-desktop test-gnome lint-gnome gnome-pot bench install install-gnome-extension uninstall clean crash-test fuzz-core fuzz-bus plasma-applet install-plasma-applet install-plasma-applet-if-built test-plasma plasma-pot
 
 # A bare `make` builds, as the README's "From source" says.
 all: build
@@ -45,6 +48,7 @@ deps:
 	@scripts/install-deps all
 	@scripts/install-desktop-deps
 	@scripts/install-gnome-deps
+	@scripts/install-plasma-deps
 build-deps:
 	@scripts/install-deps build
 run-deps:
@@ -66,7 +70,7 @@ run: build run-deps
 # The whole suite, as the README's test command: unit and integration tests, the same suite again
 # under AddressSanitizer (with LeakSanitizer), then the desktop tests (panels, then GNOME Shell) and
 # the Debian packages'. Installs what they need once, first, then runs them in that order.
-TEST_TARGETS = test-swift test-asan test-desktop test-gnome test-package
+TEST_TARGETS = test-swift test-asan test-desktop test-gnome test-plasma test-package
 test: deps
 	@$(MAKE) --no-print-directory $(TEST_TARGETS)
 
@@ -114,12 +118,49 @@ test-gnome: lint-gnome
 	$(SWIFT_BUILD) --product alarmd
 	ALARMD="$$($(SWIFT) build --show-bin-path)/alarmd" Tests/desktop/gnome-shell/run
 
+# The KDE Plasma applet (applets/plasma/README.md): the QML package and its C++ QML plugin, built with
+# CMake and extra-cmake-modules into $(PLASMA_BUILD); the D-Bus proxies are generated from data/dbus/*.xml.
+# Zero warnings: CMakeLists.txt builds with -Werror, and CMake's own warnings fail the build too.
+# Its packages: scripts/install-plasma-deps (part of `make deps`).
+plasma-applet:
+	@cmake -S applets/plasma -B $(PLASMA_BUILD) -Wdev -Werror=dev -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+		-DCMAKE_INSTALL_PREFIX=$(PREFIX) -DKDE_INSTALL_USE_QT_SYS_PATHS=ON > $(PLASMA_BUILD).log 2>&1 \
+		|| { cat $(PLASMA_BUILD).log >&2; exit 1; }
+	@if grep -q "CMake Warning" $(PLASMA_BUILD).log; then cat $(PLASMA_BUILD).log >&2; echo "plasma-applet: cmake warned" >&2; exit 1; fi
+	cmake --build $(PLASMA_BUILD) -j2
+
+# Installs the applet `make plasma-applet` built (and builds nothing, as `make install`): the package into
+# $(PREFIX)/share/plasma/plasmoids/$(PLASMA_APPLET), the plugin into the system QML directory (Qt's own, as
+# qmake reports it; under DESTDIR), its translations. `make install` takes it along only when it was built,
+# so that installing alarmd needs no Qt or KDE development packages; the Debian package always builds it.
+PLASMA_PLUGIN = $(PLASMA_BUILD)/qml/org/alarmd/plasmoid/private/libalarmdplasmoidplugin.so
+install-plasma-applet:
+	@[ -e $(PLASMA_PLUGIN) ] || { echo "make install-plasma-applet: the applet is not built. Run \`make plasma-applet\` first, as yourself." >&2; exit 1; }
+	DESTDIR="$(DESTDIR)" cmake --install $(PLASMA_BUILD) --prefix "$(PREFIX)"
+
+install-plasma-applet-if-built:
+	@if [ -e $(PLASMA_PLUGIN) ]; then $(MAKE) --no-print-directory install-plasma-applet; \
+	else echo "make install: the Plasma applet is not built (make plasma-applet): not installing it"; fi
+
+# The applet in a real Plasma 5.27 under Xvfb with kwin_x11: plasmawindowed, then a plasmashell panel, beside
+# the real alarmd on a private bus (as root: it runs Plasma as the user alarmd-plasma). Screenshots go to
+# test-artifacts/plasma/. Its packages: scripts/install-plasma-deps (part of `make deps`).
+test-plasma: plasma-applet
+	$(SWIFT_BUILD) --product alarmd
+	ALARMD="$$($(SWIFT) build --show-bin-path)/alarmd" PLASMA_BUILD="$(PLASMA_BUILD)" Tests/desktop/plasma/run
+
+# Regenerates the applet's translation template from its QML (the plugin holds no user-visible text).
+plasma-pot:
+	xgettext --from-code=UTF-8 -C --kde -ci18n -ki18n:1 -ki18nc:1c,2 -ki18np:1,2 -ki18ncp:1c,2,3 \
+		--package-name=plasma-applet-alarmd --msgid-bugs-address=alarmd@alarmd.org \
+		-o applets/plasma/po/plasma_applet_$(PLASMA_APPLET).pot applets/plasma/package/contents/ui/*.qml
+
 # The GNOME Shell extension through eslint with GNOME 43's rules (applets/gnome-shell/.eslintrc.yml),
 # zero findings; and a file it must fail on, so the lint is known to bite.
 lint-gnome:
 	Tests/desktop/gnome-shell/lint
 
-# The Debian packages alarmd and gnome-shell-extension-alarmd (debian/README.source), with their
+# The Debian packages alarmd, gnome-shell-extension-alarmd and plasma-applet-alarmd (debian/README.source), with their
 # .changes and .buildinfo, into DEB_OUT: dpkg-buildpackage would write them beside the tree, in the
 # directory other worktrees share. The Swift build goes to .build-deb.
 DEB_OUT = build-deb
@@ -132,6 +173,7 @@ define build-debs
 endef
 deb:
 	@scripts/install-deps all
+	@scripts/install-plasma-deps
 	$(build-debs)
 
 # The packages as a user meets them (Tests/package/run, as root): lintian, then a clean Debian 12
@@ -164,7 +206,7 @@ install: install-check install-files
 
 # The files alone, as the Debian package installs them too (debian/rules: its own build as BUILT,
 # INSTALL_STRIP= for dh_strip, the icon cache left to dpkg's triggers).
-install-files: install-gnome-extension
+install-files: install-gnome-extension install-plasma-applet-if-built
 	install -Dm755 $(INSTALL_STRIP) "$(BUILT)/alarmd" "$(DESTDIR)$(BINDIR)/alarmd"
 	install -Dm755 $(INSTALL_STRIP) "$(BUILT)/alarmctl" "$(DESTDIR)$(BINDIR)/alarmctl"
 	sed 's|/usr/local/bin/alarmd|$(BINDIR)/alarmd|' data/dbus/org.alarmd.AlarmManager1.service | \
@@ -219,11 +261,15 @@ uninstall:
 	      "$(DESTDIR)$(DATADIR)/zsh/vendor-completions/_alarmctl" \
 	      "$(DESTDIR)$(DATADIR)/fish/vendor_completions.d/alarmctl.fish"
 	rm -rf "$(DESTDIR)$(PREFIX)/include/alarmd"
+	rm -rf "$(DESTDIR)$(DATADIR)/plasma/plasmoids/$(PLASMA_APPLET)" "$(DESTDIR)$(DATADIR)/metainfo/$(PLASMA_APPLET).appdata.xml"
+	rm -f "$(DESTDIR)$(DATADIR)"/locale/*/LC_MESSAGES/plasma_applet_$(PLASMA_APPLET).mo
+	-qml="$$(qmake -query QT_INSTALL_QML 2>/dev/null || qtpaths --query QT_INSTALL_QML 2>/dev/null)"; \
+		[ -n "$$qml" ] && rm -rf "$(DESTDIR)$$qml/org/alarmd"
 	@DESTDIR="$(DESTDIR)" PREFIX="$(PREFIX)" scripts/uninstall-leftovers
 
 clean:
 	$(SWIFT) package clean
-	rm -rf $(RELEASE_SCRATCH)
+	rm -rf $(RELEASE_SCRATCH) $(PLASMA_BUILD) $(PLASMA_BUILD).log
 
 # Crash consistency (docs/crash-consistency.md): alarmd killed with SIGKILL at seeded instants while
 # four clients call it, CRASH_ROUNDS times (default 200), its store checked after every restart.

@@ -1,0 +1,158 @@
+// The applet's mirror of alarmd (docs/API.md): one GetManagedObjects (GetAlarmsPage when that is
+// refused), then only signals. The panel rule and the row texts follow the GNOME Shell applet
+// (applets/gnome-shell/alarmd@alarmd.org/model.js) and `alarmctl panel`. No user-visible words live
+// here: the QML translates (i18n), this gives states, times and colours.
+#ifndef ALARMD_PLASMOID_CLIENT_H
+#define ALARMD_PLASMOID_CLIENT_H
+
+#include <QtCore/QAbstractListModel>
+#include <QtCore/QHash>
+#include <QtCore/QObject>
+#include <QtCore/QTimer>
+#include <QtCore/QVariantMap>
+#include <QtCore/QVector>
+#include <QtDBus/QDBusConnection>
+#include <QtDBus/QDBusMessage>
+
+class OrgAlarmdAlarmManager1Interface;
+class QDBusPendingCall;
+class QDBusServiceWatcher;
+
+/** One org.alarmd.Alarm1 object: its properties as last announced. */
+struct AlarmdAlarm {
+    QString path;
+    QVariantMap props;
+
+    QString text(const QString &key) const;
+    QString id() const { return props.value(QStringLiteral("Id")).toString(); }
+    QString state() const { return props.value(QStringLiteral("State")).toString(); }
+    QString kind() const { return props.value(QStringLiteral("Kind")).toString(); }
+    bool isWarning() const { return props.value(QStringLiteral("Phase")).toString() == QLatin1String("warning"); }
+    qint64 usec(const char *key) const { return qint64(props.value(QLatin1String(key)).toULongLong()); }
+    qint64 fireTime() const { return usec("FireTimeUSec"); }
+    qint64 remaining(qint64 now) const;
+    double progress(qint64 now) const;
+};
+
+/** Every alarm in reading order (ringing first, then by when they fire, paused last). */
+class AlarmModel : public QAbstractListModel
+{
+    Q_OBJECT
+    Q_PROPERTY(int count READ count NOTIFY countChanged)
+
+public:
+    enum Roles {
+        IdRole = Qt::UserRole + 1,
+        TitleRole,          // the title, "" when it has none (the QML says Timer or Alarm)
+        KindRole,           // alarm | timer
+        StateRole,          // scheduled | countdown | paused | alerting
+        WarningRole,        // Phase == warning
+        AccentRole,         // #rrggbb or "" (the theme's)
+        RemainingRole,      // "24:59" (rounded up)
+        FireTimeTextRole,   // "07:30", "Tue 07:30", "2026-12-24 18:00"
+        ProgressRole,       // 0…1
+        SecondaryButtonRole // Presentation secondary_button ("" → Snooze)
+    };
+    Q_ENUM(Roles)
+
+    explicit AlarmModel(QObject *parent = nullptr);
+    int rowCount(const QModelIndex &parent = QModelIndex()) const override;
+    QVariant data(const QModelIndex &index, int role) const override;
+    QHash<int, QByteArray> roleNames() const override;
+    int count() const { return m_rows.size(); }
+
+    void setAlarms(const QVector<AlarmdAlarm> &ordered, qint64 now);
+    void tick(qint64 now);
+
+Q_SIGNALS:
+    void countChanged();
+
+private:
+    QVector<AlarmdAlarm> m_rows;
+    qint64 m_now = 0;
+};
+
+class AlarmdClient : public QObject
+{
+    Q_OBJECT
+    Q_PROPERTY(bool running READ running NOTIFY runningChanged)
+    Q_PROPERTY(AlarmModel *alarms READ alarms CONSTANT)
+    // The panel (compact) view: mode off | idle | scheduled | countdown | paused | warning | alerting.
+    Q_PROPERTY(QString panelMode READ panelMode NOTIFY panelChanged)
+    Q_PROPERTY(QString panelLabel READ panelLabel NOTIFY panelChanged)
+    Q_PROPERTY(int panelMore READ panelMore NOTIFY panelChanged)
+    Q_PROPERTY(QString panelTime READ panelTime NOTIFY panelChanged)
+    Q_PROPERTY(QString panelColor READ panelColor NOTIFY panelChanged)
+
+public:
+    explicit AlarmdClient(QObject *parent = nullptr);
+    ~AlarmdClient() override;
+
+    bool running() const { return m_running; }
+    AlarmModel *alarms() const { return m_model; }
+    QString panelMode() const { return m_panelMode; }
+    QString panelLabel() const { return m_panelLabel; }
+    int panelMore() const { return m_panelMore; }
+    QString panelTime() const { return m_panelTime; }
+    QString panelColor() const { return m_panelColor; }
+
+    Q_INVOKABLE void pause(const QString &id) { callAlarm(QStringLiteral("Pause"), id); }
+    Q_INVOKABLE void resume(const QString &id) { callAlarm(QStringLiteral("Resume"), id); }
+    Q_INVOKABLE void stop(const QString &id);
+    Q_INVOKABLE void secondary(const QString &id);
+    Q_INVOKABLE void cancel(const QString &id) { callAlarm(QStringLiteral("Cancel"), id); }
+    /** Schedules a timer of `seconds` titled `title` (the QML's translated "Timer"). */
+    Q_INVOKABLE void startTimer(uint seconds, const QString &title);
+    /** D-Bus activation: org.freedesktop.DBus.StartServiceByName. */
+    Q_INVOKABLE void startService();
+    /** alarmctl's duration grammar (docs/API.md): {seconds} or {error: empty|malformed|zero|tooLong}. */
+    Q_INVOKABLE QVariantMap parseDuration(const QString &text) const;
+
+    static QString clock(qint64 remainingUSec);
+    static QString colorHex(const QString &name);
+
+Q_SIGNALS:
+    void runningChanged();
+    void panelChanged();
+    /** A call alarmd (or the bus) refused: method is the D-Bus member, message its error. */
+    void callFailed(const QString &method, const QString &message);
+
+private Q_SLOTS:
+    void onOwnerChanged(const QString &name, const QString &oldOwner, const QString &newOwner);
+    void onInterfacesAdded(const QDBusMessage &message);
+    void onInterfacesRemoved(const QDBusMessage &message);
+    void onPropertiesChanged(const QDBusMessage &message);
+    void onAlarmRemoved(const QString &id, const QString &appId, const QString &reason);
+
+private:
+    void refresh();
+    void fetchPage(const QString &after, quint64 generation, QHash<QString, AlarmdAlarm> *into);
+    void refetch(const QString &path);
+    void setRunning(bool running);
+    void redraw();
+    void callAlarm(const QString &method, const QString &id);
+    void watchCall(const QDBusPendingCall &call, const QString &method);
+    void activateAppAction(const AlarmdAlarm &alarm, const QString &action);
+    QString alarmPath(const QString &id) const;
+
+    QDBusConnection m_bus;
+    QString m_service;        // the well-known name: the manager's interface name (docs/API.md)
+    QString m_managerPath;
+    QString m_alarmInterface;
+    OrgAlarmdAlarmManager1Interface *m_manager = nullptr;
+    QDBusServiceWatcher *m_watcher = nullptr;
+    AlarmModel *m_model = nullptr;
+    QHash<QString, AlarmdAlarm> m_alarms;   // by object path
+    bool m_running = false;
+    quint64 m_generation = 0;  // a refresh or alarmd's exit makes older replies stale
+    bool m_paging = false;     // GetAlarmsPage in progress: pages are not one snapshot
+    bool m_changedWhilePaging = false;  // a signal came meanwhile: page again afterwards
+    QTimer m_tick;
+    QString m_panelMode = QStringLiteral("off");
+    QString m_panelLabel;
+    int m_panelMore = 0;
+    QString m_panelTime;
+    QString m_panelColor;
+};
+
+#endif
