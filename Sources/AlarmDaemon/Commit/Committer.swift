@@ -43,7 +43,8 @@ extension ChangeSink {
 
 /// Method calls that already arrived and are not dispatched yet (the bus's queue).
 protocol PendingCalls: AnyObject {
-    func processPending(limit: Int)
+    /// Dispatches up to `limit` of them, stopping before the next one once `stop` says so.
+    func processPending(limit: Int, stop: () -> Bool)
 }
 
 extension Bus: PendingCalls {}
@@ -192,7 +193,10 @@ final class Committer: ChangeSink {
         guard !flushing else { return }
         flushing = true
         defer { flushing = false }
-        calls.processPending(limit: 10_000)
+        // Calls that already arrived join this transaction, until a deadline comes due: then the
+        // transaction ends here, and the loop serves the timer (its source is the more important)
+        // before it reads the rest of the queue.
+        calls.processPending(limit: 10_000, stop: { deadline.isDue })
         while !pending.isEmpty {
             let batch = pending
             pending = []
