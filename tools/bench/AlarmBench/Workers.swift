@@ -72,12 +72,16 @@ enum Worker {
         return 0
     }
 
-    /// `timerfd INSTANTS_FILE OUTFILE`: the baseline of figure 6, a kernel timer in a process of its
-    /// own: a CLOCK_REALTIME timerfd armed, absolute, for each instant of INSTANTS_FILE (realtime µs,
-    /// one a line, ascending) in turn; writes each instant's lateness (µs) when its expiry is read.
+    /// `timerfd INSTANTS_FILE OUTFILE [ADDRESS]`: the baselines of figure 6, a kernel timer in a
+    /// process of its own: a CLOCK_REALTIME timerfd armed, absolute, for each instant of INSTANTS_FILE
+    /// (realtime µs, one a line, ascending) in turn; writes each instant's lateness (µs) when its
+    /// expiry is read. With ADDRESS, it then also sends, for each instant i, a PropertiesChanged on
+    /// `/bench/timer/i` through that bus: what the monitor stamps is a timer's lateness plus the hop
+    /// through the same dbus-daemon alarmd's signals take.
     static func timerfd(_ a: [String]) throws -> Int32 {
-        guard a.count == 2 else { throw BenchError("usage: --worker timerfd INSTANTS_FILE OUTFILE") }
+        guard a.count == 2 || a.count == 3 else { throw BenchError("usage: --worker timerfd INSTANTS_FILE OUTFILE [ADDRESS]") }
         let instants = procFile(a[0]).split(separator: "\n").compactMap { UInt64($0) }
+        let bus = a.count == 3 ? try Bus.connect(address: a[2]) : nil
         let parent = getppid()
         let tfd = timerfd_create(CLOCK_REALTIME, Int32(TFD_CLOEXEC))
         guard tfd >= 0 else { throw BenchError("timerfd_create: \(String(cString: strerror(errno)))") }
@@ -93,9 +97,17 @@ enum Worker {
             var expirations: UInt64 = 0
             guard read(tfd, &expirations, 8) == 8 else { continue }
             let now = realUSec()
+            let first = next
             while next < instants.count && instants[next] <= now {
                 late.append(now - instants[next])
                 next += 1
+            }
+            if let bus {
+                for i in first..<next {
+                    try bus.emitSignal(path: "/bench/timer/\(i)", interface: "org.freedesktop.DBus.Properties", member: "PropertiesChanged",
+                                       [.string("org.alarmd.Bench"), .dict(key: "s", value: "v", []), .array(element: "s", [])])
+                }
+                bus.flush()
             }
         }
         try late.map { "\($0)\n" }.joined().write(toFile: a[1], atomically: true, encoding: .utf8)
