@@ -147,7 +147,7 @@ final class Committer: ChangeSink {
 
     // MARK: time
 
-    /// What time alone caused: announced at once, written in this loop pass.
+    /// What time alone caused: announced at once, written with the next batch.
     private func deadlineReached() {
         // Through `plan`, as every change: `.due` is never refused.
         enqueue((try? engine.plan(.due, caller: "")) ?? Mutation(), "due", reply: nil, announceNow: true)
