@@ -5,8 +5,10 @@ import SDBus
 /// The imperative shell, assembled in one straight function (as timedated's `run()` and mako's
 /// `init_dbus`): each part is made in order and given, at init, only the capabilities it needs — the
 /// committer alone holds the engine; everyone else reads an `EngineView` and changes things by handing
-/// the committer a `Command`. One event-loop thread owns the bus, the single deadline timer, the store
-/// and the engine: nothing here runs concurrently, so nothing here locks.
+/// the committer a `Command`. One event-loop thread owns the bus, the single deadline timer and the
+/// engine: nothing here runs concurrently, so nothing here locks. The store's commits alone run on a
+/// writer thread of their own (`StoreWriter`), so that the loop never waits for the disk; the store
+/// serializes its entry points itself.
 public enum Daemon {
     public static let version = "0.1.0"
 

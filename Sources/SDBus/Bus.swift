@@ -84,10 +84,11 @@ public final class Bus {
 
     public func flush() { sd_bus_flush(handle) }
 
-    /// Dispatches what already arrived (up to `limit` messages) without waiting for more.
-    public func processPending(limit: Int = 10_000) {
+    /// Dispatches what already arrived (up to `limit` messages) without waiting for more; stops
+    /// early, before the next message, once `stop` says so (something more urgent is due).
+    public func processPending(limit: Int = 10_000, stop: () -> Bool = { false }) {
         var n = 0
-        while n < limit, sd_bus_process(handle, nil) > 0 { n += 1 }
+        while n < limit, !stop(), sd_bus_process(handle, nil) > 0 { n += 1 }
     }
 
     // MARK: emitting

@@ -26,10 +26,17 @@ public final class EventLoop {
 
     public func run() -> Int32 { sd_event_loop(handle) }
 
-    /// Calls `handler` on the loop thread whenever `fd` is readable, until the watch is cancelled.
+    /// sd-event's priority of a source that must be served before everything else that is ready
+    /// (the bus, deferred work): among sources ready at once, the lowest value runs first.
+    public static let importantPriority = Int64(SD_EVENT_PRIORITY_IMPORTANT)
+
+    /// Calls `handler` on the loop thread whenever `fd` is readable, until the watch is cancelled;
+    /// `priority` below 0 (`importantPriority`) serves it before the bus's messages.
     @discardableResult
-    public func watchReadable(_ fd: Int32, _ handler: @escaping () -> Void) throws(BusError) -> IOWatch {
-        try watch(fd, events: UInt32(EPOLLIN.rawValue), handler)
+    public func watchReadable(_ fd: Int32, priority: Int64 = 0, _ handler: @escaping () -> Void) throws(BusError) -> IOWatch {
+        let w = try watch(fd, events: UInt32(EPOLLIN.rawValue), handler)
+        if priority != 0 { try check(sd_event_source_set_priority(w.source, priority), "priority of fd \(fd)") }
+        return w
     }
 
     /// Calls `handler` when `fd` reports an error or hang-up: a pipe whose reader went away does so
@@ -185,7 +192,7 @@ private let deferTrampoline: sd_event_handler_t = { _, userdata in
 
 /// A watched file descriptor; `cancel()` stops watching (at end of file, say).
 public final class IOWatch {
-    private var source: OpaquePointer?
+    fileprivate var source: OpaquePointer?
     init(_ source: OpaquePointer?) { self.source = source }
     public func cancel() {
         sd_event_source_set_enabled(source, Int32(SD_EVENT_OFF))

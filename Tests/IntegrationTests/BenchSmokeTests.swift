@@ -68,9 +68,15 @@ import TestSupport
         let f5 = try #require(json["figure5"] as? [String: Any])
         #expect((f5["rows"] as? [Any])?.count == 2 && (f5["memory"] as? [Any])?.count == 2)
 
+        let f6 = try #require(json["figure6"] as? [String: Any])
+        for phase in ["idle", "loaded"] {
+            let p = try #require(f6[phase] as? [String: Any], "figure6.\(phase)")
+            for key in ["alarmd", "timerfd", "timerfd_via_bus"] { #expect(p[key] is [String: Any], "figure6.\(phase).\(key)") }
+        }
+
         // Every figure printed beside its baseline.
-        for heading in ["Figure 1", "Figure 2", "Figure 3", "Figure 4", "Figure 5", "Ping (baseline)", "timerfd in subscriber (baseline)",
-                        "empty store (baseline)", "targets"] {
+        for heading in ["Figure 1", "Figure 2", "Figure 3", "Figure 4", "Figure 5", "Figure 6", "Ping (baseline)", "timerfd in subscriber (baseline)",
+                        "empty store (baseline)", "timerfd in a helper process (baseline)", "targets"] {
             #expect(printed.contains(heading), "output lacks \(heading)")
         }
     }

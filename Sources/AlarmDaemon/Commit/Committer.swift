@@ -43,7 +43,8 @@ extension ChangeSink {
 
 /// Method calls that already arrived and are not dispatched yet (the bus's queue).
 protocol PendingCalls: AnyObject {
-    func processPending(limit: Int)
+    /// Dispatches up to `limit` of them, stopping before the next one once `stop` says so.
+    func processPending(limit: Int, stop: () -> Bool)
 }
 
 extension Bus: PendingCalls {}
@@ -52,8 +53,13 @@ extension Bus: PendingCalls {}
 /// is planned against the engine and applied at once (so the next call of the same loop pass is
 /// planned against it), written with every other change of that pass in one transaction, and only then
 /// answered and announced. What time alone causes (due, warning, ring timeout) is announced first and
-/// written right after in the same loop pass: it would be recomputed from the stored alarms after a
-/// crash. Nobody else holds the engine but as an `EngineView`.
+/// written right after: it would be recomputed from the stored alarms after a crash. Nobody else
+/// holds the engine but as an `EngineView`.
+///
+/// The transaction is committed on the store writer's thread (`StoreWriter`), one batch at a time:
+/// while it is fsynced the loop goes on, a due alarm rings, and new calls are planned on top into the
+/// next batch. A batch's calls are answered and its changes announced on the loop thread, in order,
+/// only once the writer reports it durable.
 final class Committer: ChangeSink {
     private let engine: AlarmEngine
     private let store: Store
@@ -80,7 +86,11 @@ final class Committer: ChangeSink {
         let announced: Bool
         let what: String
     }
+    /// Applied, not yet handed to the writer: the next batch.
     private var pending: [Pending] = []
+    /// The batch with the writer thread (empty when it is idle).
+    private var writing: [Pending] = []
+    private var writer: StoreWriter!
     /// Reads waiting for every change already applied to be durable (or undone).
     private var readers: [() -> Void] = []
     private var flushing = false
@@ -106,11 +116,13 @@ final class Committer: ChangeSink {
         flush = { [unowned self] in self.flush() }
         again = { [unowned self] in self.flushSource.trigger() }
         tidy = { [unowned self] in
-            // Let the WAL start over, and hand back to the kernel what a burst of calls left in
-            // malloc's free lists (a 100k-alarm fill left some 70 MiB there).
-            _ = self.store.checkpointIfNeeded(minimumFrames: 1)
+            // Let the WAL start over (on the writer's thread, after any batch), and hand back to the
+            // kernel what a burst of calls left in malloc's free lists (a 100k-alarm fill left some
+            // 70 MiB there).
+            self.writer.after { _ = $0.checkpointIfNeeded(minimumFrames: 1) }
             malloc_trim(0)
         }
+        writer = try StoreWriter(store: store, loop: loop, onDone: { [unowned self] in self.written($0) })
         deadline = try DeadlineTimer(loop: loop, onExpire: { [unowned self] in self.deadlineReached() },
                                      onClockStep: { [unowned self] in self.clockStepped(by: self.anchor.measuredStep()) })
     }
@@ -131,11 +143,11 @@ final class Committer: ChangeSink {
         if allDurable { read() } else { readers.append(read) }
     }
 
-    private var allDurable: Bool { !pending.contains { !$0.announced } }
+    private var allDurable: Bool { !pending.contains { !$0.announced } && !writing.contains { !$0.announced } }
 
     // MARK: time
 
-    /// What time alone caused: announced at once, written in this loop pass.
+    /// What time alone caused: announced at once, written with the next batch.
     private func deadlineReached() {
         // Through `plan`, as every change: `.due` is never refused.
         enqueue((try? engine.plan(.due, caller: "")) ?? Mutation(), "due", reply: nil, announceNow: true)
@@ -158,8 +170,13 @@ final class Committer: ChangeSink {
         rearm()
     }
 
-    /// At exit: where realtime and boottime stood, for the next start to measure a step by.
-    func finish() { anchor.save() }
+    /// At exit: the batch with the writer finished (its calls stay unanswered, as after a kill:
+    /// the connection closes), and where realtime and boottime stood saved, for the next start to
+    /// measure a step by.
+    func finish() {
+        writer.drain()
+        anchor.save()
+    }
 
     /// One kernel timer, armed for the earliest deadline of all alarms; far ahead when there is none.
     private func rearm() {
@@ -187,29 +204,46 @@ final class Committer: ChangeSink {
         flushSource.trigger()
     }
 
-    /// Writes every pending change in one transaction, then answers and announces them in order.
+    /// Hands every pending change to the writer as one transaction, unless a batch is still with it
+    /// (then `written` starts the next).
     private func flush() {
-        guard !flushing else { return }
+        guard !flushing, !writer.busy else { return }
         flushing = true
         defer { flushing = false }
-        calls.processPending(limit: 10_000)
-        while !pending.isEmpty {
-            let batch = pending
-            pending = []
-            do {
-                try store.commit(batch.map(\.change.mutation))
-            } catch {
-                // What must be written again waits for the retry timer: trying again at once would
-                // hold the loop for as long as the store refuses (a full disk: for good).
-                fail(batch, error)
-                break
-            }
+        // Calls that already arrived join this transaction, until a deadline comes due: then the
+        // batch is closed here, and the loop serves the timer (its source is the more important)
+        // before it reads the rest of the queue.
+        calls.processPending(limit: 10_000, stop: { deadline.isDue })
+        guard !pending.isEmpty else {
+            settled()
+            return
+        }
+        writing = pending
+        pending = []
+        writer.write(writing.map(\.change.mutation))
+    }
+
+    /// The writer's outcome for `writing`: answered and announced in order once durable; else undone.
+    private func written(_ error: (any Error)?) {
+        let batch = writing
+        writing = []
+        if let error {
+            // What must be written again waits for the retry timer: trying again at once would
+            // hold the loop for as long as the store refuses (a full disk: for good).
+            fail(batch, error)
+        } else {
             for p in batch {
                 p.reply?(nil)
                 if !p.announced { announce(p.change) }
             }
-            // Announcing may have submitted more (a sound error): the loop writes those too.
+            // Planned meanwhile, or submitted by announcing (a sound error): the next batch.
+            if !pending.isEmpty { flushSource.trigger() }
         }
+        settled()
+    }
+
+    /// Reads wait for every change applied so far; the idle tidy-up a second after the last write.
+    private func settled() {
         if allDurable {
             let waiting = readers
             readers = []
@@ -218,12 +252,15 @@ final class Committer: ChangeSink {
         idle.arm(at: SystemClock.monotonic + usecPerSecond)
     }
 
-    /// The write failed: every change that was not announced yet is undone, newest first, and its
-    /// caller told; what time caused stays (it is true whatever the disk says) and is written again.
+    /// The write failed: every change that was not announced yet — of the failed batch and of those
+    /// planned on top of it since — is undone, newest first, and its caller told; what time caused
+    /// stays (it is true whatever the disk says) and is written again.
     private func fail(_ batch: [Pending], _ error: any Error) {
-        Log.error("store: \(error); \(batch.count) change(s) not saved")
+        let later = pending
+        pending = []
+        Log.error("store: \(error); \(batch.count) change(s) not saved\(later.isEmpty ? "" : ", \(later.count) planned on top of them undone")")
         var keep: [Pending] = []
-        for p in batch.reversed() {
+        for p in (batch + later).reversed() {
             guard !p.announced else { keep.insert(p, at: 0); continue }
             undo(p)
             if let reply = p.reply {
@@ -233,8 +270,9 @@ final class Committer: ChangeSink {
             }
         }
         rearm()
+        // Answering may have submitted more: it comes after what is kept.
+        pending = keep + pending
         if !keep.isEmpty {
-            pending = keep + pending
             Log.error("due transitions not saved; retrying in 1 s")
             retry.arm(at: SystemClock.monotonic + usecPerSecond)
         }

@@ -1,3 +1,4 @@
+import AlarmCore
 import Foundation
 import CSystemd
 import Glibc
@@ -46,14 +47,23 @@ final class DeadlineTimer {
         self.clock = clock
         self.onExpire = onExpire
         self.onClockStep = onClockStep
-        try loop.watchReadable(fd) { [unowned self] in self.readable() }
+        // Before the bus: a due alarm rings before the calls waiting in the bus's queue are read.
+        try loop.watchReadable(fd, priority: EventLoop.importantPriority) { [unowned self] in self.readable() }
     }
 
     deinit { close(fd) }
 
+    /// Where the timer is armed (realtime µs, absolute).
+    private(set) var armedAt: UInt64 = DeadlineTimer.farFuture
+
+    /// Whether the armed deadline has come (the kernel timer has expired or is about to): work that
+    /// could wait (draining queued calls) stops so that the loop serves the timer. One vDSO clock read.
+    var isDue: Bool { SystemClock.realtime >= armedAt }
+
     /// Arms for `usec` (realtime µs, absolute); nil = nothing pending.
     func arm(at usec: UInt64?) {
         let t = max(usec ?? DeadlineTimer.farFuture, 1)
+        armedAt = t
         var spec = itimerspec()
         spec.it_value.tv_sec = Int(t / 1_000_000)
         spec.it_value.tv_nsec = Int(t % 1_000_000) * 1_000

@@ -15,7 +15,14 @@ import Foundation
 /// called after every commit, hands them to a thread of their own with a connection of its own
 /// once enough frames have piled up, and returns at once. Only under a steady stream of commits
 /// does one commit in many copy the last frames itself (`restartFrames`), to bound the WAL.
-final class Store {
+///
+/// The daemon's commits run on the store writer's thread (`StoreWriter`), its few other writes (the
+/// clock anchor, the output override, the recovery record) on the event loop's: every entry point
+/// holds `lock` for its whole length, so one of them waits at most for the commit under way, and
+/// no two transactions, statement-cache or WAL-count updates ever interleave. That is why the class
+/// may be `@unchecked Sendable`: all its mutable state (`db`, `statements`, the WAL counts) is only
+/// touched with `lock` held (the WAL hook runs inside `commit`, under it).
+final class Store: @unchecked Sendable {
     static let schemaVersion: Int32 = 3
     /// WAL frames (pages) not yet in the database that make a checkpoint worth starting.
     static let checkpointFrames = 512
@@ -37,6 +44,8 @@ final class Store {
         var isDamage: Bool { code == SQLITE_CORRUPT || code == SQLITE_NOTADB }
     }
 
+    /// Held by every entry point (recursive: `commit` and `setMeta` call `checkpointIfNeeded`).
+    private let lock = NSRecursiveLock()
     private var db: OpaquePointer?
     let path: String
     private var statements: [String: OpaquePointer] = [:]
@@ -92,6 +101,8 @@ final class Store {
     /// the WAL into the database file — one that may be damaged — and deletes the WAL, which may
     /// hold the user's latest alarms. Call it before letting go of a store that failed to load.
     func abandon() {
+        lock.lock()
+        defer { lock.unlock() }
         alarmd_sqlite_checkpoint_on_close(db, 0)
     }
 
@@ -101,6 +112,8 @@ final class Store {
     /// so a clean stop leaves one self-contained file. alarmd ends with exit(), which runs no
     /// deinit: the daemon calls this itself once its loop has stopped.
     func close() {
+        lock.lock()
+        defer { lock.unlock() }
         guard db != nil else { return }
         checkpointer.close()
         for stmt in statements.values { sqlite3_finalize(stmt) }
@@ -203,6 +216,8 @@ final class Store {
     }
 
     func meta(_ key: String) throws -> String? {
+        lock.lock()
+        defer { lock.unlock() }
         var v: String?
         try query("SELECT value FROM meta WHERE key = ?", [.text(key)]) { v = text($0, 0) }
         return v
@@ -214,6 +229,8 @@ final class Store {
 
     /// Several facts in one transaction.
     func setMeta(_ entries: [(String, String)]) throws {
+        lock.lock()
+        defer { lock.unlock() }
         try transaction {
             for (key, value) in entries { try run("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", [.text(key), .text(value)]) }
         }
@@ -222,6 +239,8 @@ final class Store {
 
     /// Forgets a fact, durably like the rest.
     func removeMeta(_ key: String) throws {
+        lock.lock()
+        defer { lock.unlock() }
         try transaction { try run("DELETE FROM meta WHERE key = ?", [.text(key)]) }
         checkpointIfNeeded()
     }
@@ -236,6 +255,8 @@ final class Store {
     /// Every readable alarm, and how many rows could not be read (kept in the database, not loaded).
     /// Alarms of one app share one `appId` string.
     func loadAlarms() throws -> (alarms: [Alarm], skipped: Int) {
+        lock.lock()
+        defer { lock.unlock() }
         var out: [Alarm] = []
         out.reserveCapacity(Int(try scalarInt("SELECT count(*) FROM alarm")))
         var apps: [String: String] = [:]
@@ -273,6 +294,8 @@ final class Store {
     }
 
     func loadAuthorizations() throws -> [String: AuthorizationState] {
+        lock.lock()
+        defer { lock.unlock() }
         var out: [String: AuthorizationState] = [:]
         try query("SELECT app_id, state FROM authorizations") { stmt in
             if let s = AuthorizationState(rawValue: text(stmt, 1)) { out[text(stmt, 0)] = s }
@@ -289,6 +312,8 @@ final class Store {
 
     /// Writes several mutations in one transaction (one fsync): all of them or, on any failure, none.
     func commit(_ batch: [Mutation]) throws {
+        lock.lock()
+        defer { lock.unlock() }
         let batch = batch.filter { !$0.isEmpty }
         guard !batch.isEmpty else { return }
         if walFrames >= max(Store.restartFrames, checkpointAfter) { catchUp() }
@@ -345,6 +370,8 @@ final class Store {
     /// it at idle too (with a smaller minimum, e.g. 1) to leave a short WAL behind.
     @discardableResult
     func checkpointIfNeeded(minimumFrames: Int? = nil) -> Bool {
+        lock.lock()
+        defer { lock.unlock() }
         collectCheckpoint()
         guard walFrames - checkpointedFrames >= max(1, minimumFrames ?? checkpointAfter), checkpointer.start() else { return false }
         checkpointsStarted += 1
@@ -367,6 +394,8 @@ final class Store {
 
     /// Waits for a running checkpoint to finish (tests).
     func waitForCheckpoint() {
+        lock.lock()
+        defer { lock.unlock() }
         checkpointer.wait()
         collectCheckpoint()
     }

@@ -1,4 +1,5 @@
 import AlarmCore
+import CSystemd
 import Foundation
 import Glibc
 import SDBus
@@ -71,6 +72,48 @@ enum Worker {
         return 0
     }
 
+    /// `timerfd INSTANTS_FILE OUTFILE [ADDRESS]`: the baselines of figure 6, a kernel timer in a
+    /// process of its own: a CLOCK_REALTIME timerfd armed, absolute, for each instant of INSTANTS_FILE
+    /// (realtime µs, one a line, ascending) in turn; writes each instant's lateness (µs) when its
+    /// expiry is read. With ADDRESS, it then also sends, for each instant i, a PropertiesChanged on
+    /// `/bench/timer/i` through that bus: what the monitor stamps is a timer's lateness plus the hop
+    /// through the same dbus-daemon alarmd's signals take.
+    static func timerfd(_ a: [String]) throws -> Int32 {
+        guard a.count == 2 || a.count == 3 else { throw BenchError("usage: --worker timerfd INSTANTS_FILE OUTFILE [ADDRESS]") }
+        let instants = procFile(a[0]).split(separator: "\n").compactMap { UInt64($0) }
+        let bus = a.count == 3 ? try Bus.connect(address: a[2]) : nil
+        let parent = getppid()
+        let tfd = timerfd_create(CLOCK_REALTIME, Int32(TFD_CLOEXEC))
+        guard tfd >= 0 else { throw BenchError("timerfd_create: \(String(cString: strerror(errno)))") }
+        var late: [UInt64] = []
+        late.reserveCapacity(instants.count)
+        var next = 0
+        while next < instants.count {
+            if orphaned(parent) { return 1 }
+            var spec = itimerspec()
+            spec.it_value.tv_sec = Int(instants[next] / 1_000_000)
+            spec.it_value.tv_nsec = Int(instants[next] % 1_000_000) * 1_000
+            timerfd_settime(tfd, Int32(TFD_TIMER_ABSTIME), &spec, nil)
+            var expirations: UInt64 = 0
+            guard read(tfd, &expirations, 8) == 8 else { continue }
+            let now = realUSec()
+            let first = next
+            while next < instants.count && instants[next] <= now {
+                late.append(now - instants[next])
+                next += 1
+            }
+            if let bus {
+                for i in first..<next {
+                    try bus.emitSignal(path: "/bench/timer/\(i)", interface: "org.freedesktop.DBus.Properties", member: "PropertiesChanged",
+                                       [.string("org.alarmd.Bench"), .dict(key: "s", value: "v", []), .array(element: "s", [])])
+                }
+                bus.flush()
+            }
+        }
+        try late.map { "\($0)\n" }.joined().write(toFile: a[1], atomically: true, encoding: .utf8)
+        return 0
+    }
+
     /// `fill ADDRESS COUNT DEPTH SEED TAG DEADLINE_REALTIME_USEC OUTFILE`: schedules COUNT far-future
     /// alarms with DEPTH in flight, stopping early at the deadline; writes "done errors limitHits
     /// elapsedUSec firstError".
@@ -127,26 +170,46 @@ struct CallRun {
 /// Starts `clients` worker processes calling `member`, lets them go at once, and merges their figures.
 func runCallWorkers(address: String, member: String, clients: Int, seconds: Double, depth: Int, seed: UInt64,
                     dir: String) throws -> CallRun {
-    var go = try cloexecPipe()
-    defer { if go[1] >= 0 { close(go[1]) } }
-    var workers: [(child: Child, ready: Int32, out: String)] = []
-    defer {
+    let workers = try CallWorkers(address: address, member: member, clients: clients, seconds: seconds, depth: depth,
+                                  seed: seed, dir: dir)
+    workers.go()
+    return try workers.collect()
+}
+
+/// Call workers started and connected, waiting for the go (figure 6 lets them go while alarms fire).
+final class CallWorkers {
+    private var goPipe: [Int32]
+    private var workers: [(child: Child, ready: Int32, out: String)] = []
+    private let seconds: Double
+    private let dir: String
+
+    init(address: String, member: String, clients: Int, seconds: Double, depth: Int, seed: UInt64, dir: String) throws {
+        self.seconds = seconds
+        self.dir = dir
+        goPipe = try cloexecPipe()
+        try start(address: address, member: member, clients: clients, depth: depth, seed: seed)
+    }
+
+    deinit {
+        if goPipe[1] >= 0 { close(goPipe[1]) }
         for w in workers {
             close(w.ready)
             w.child.kill9()
         }
     }
+
+    private func start(address: String, member: String, clients: Int, depth: Int, seed: UInt64) throws {
     for i in 0..<clients {
         let ready = try cloexecPipe()
         let out = "\(dir)/\(member)-\(clients)-\(depth)-\(i).out"
         let child = try Child(selfPath, ["--worker", "call", address, member, String(seconds), String(depth),
                                          String(seed &+ UInt64(i) &* 7919), out],
-                              stdoutPipe: ready[1], stdinPipe: go[0], stderrPath: dir + "/worker.log")
+                              stdoutPipe: ready[1], stdinPipe: goPipe[0], stderrPath: dir + "/worker.log")
         close(ready[1])
         workers.append((child, ready[0], out))
     }
-    close(go[0])
-    // Every worker connected; then the go for all at once: the end of their stdin.
+    close(goPipe[0])
+    // Every worker connected.
     for w in workers {
         var fds = [pollfd(fd: w.ready, events: Int16(POLLIN), revents: 0)]
         let deadline = monoUSec() + 60_000_000
@@ -155,8 +218,16 @@ func runCallWorkers(address: String, member: String, clients: Int, seconds: Doub
             if monoUSec() > deadline || w.child.exited { throw BenchError("a worker did not start:\n" + tail(of: dir + "/worker.log")) }
         }
     }
-    close(go[1])
-    go[1] = -1
+    }
+
+    /// The go for all at once: the end of their stdin. Each calls for `seconds` from here.
+    func go() {
+        close(goPipe[1])
+        goPipe[1] = -1
+    }
+
+    /// Waits for every worker to end and merges their figures.
+    func collect() throws -> CallRun {
     var run = CallRun(calls: 0, errors: 0, limitHits: 0, seconds: seconds, latencies: [], firstError: "")
     for w in workers {
         let deadline = monoUSec() + UInt64((seconds + 60) * 1e6)
@@ -178,6 +249,7 @@ func runCallWorkers(address: String, member: String, clients: Int, seconds: Doub
         run.latencies += lines.dropFirst().compactMap { Double($0) }
     }
     return run
+    }
 }
 
 struct FillRun {

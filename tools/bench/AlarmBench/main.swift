@@ -38,6 +38,7 @@ struct Report: Codable {
     var figure3: Figure3?
     var figure4: Figure4?
     var figure5: Figure5?
+    var figure6: Figure6?
     var errors: [String] = []
     var duration_s: Double = 0
     var complete = false
@@ -62,6 +63,7 @@ func benchMain(_ args: [String]) -> Int32 {
             switch args[1] {
             case "call": return try Worker.call(Array(args.dropFirst(2)))
             case "fill": return try Worker.fill(Array(args.dropFirst(2)))
+            case "timerfd": return try Worker.timerfd(Array(args.dropFirst(2)))
             default: throw BenchError("unknown worker \(args[1])")
             }
         } catch {
@@ -123,6 +125,7 @@ func benchMain(_ args: [String]) -> Int32 {
             }
         }
         step(5) { report.figure5 = try figure5(cfg, work: work.path) }
+        step(6) { report.figure6 = try figure6(cfg, work: work.path) }
     }
     report.duration_s = Double(monoUSec() - started) / 1e6
     report.complete = !failed && ChildRegistry.interrupted == 0
