@@ -174,11 +174,12 @@ import Testing
         // anything; the targets it runs, and the other test and tool targets, install nothing.
         let test = try dryRun("test")
         let installs = try #require(test.firstIndex(of: "scripts/install-deps all"), "\(test)")
-        #expect(test.contains("scripts/install-desktop-deps") && test.contains("scripts/install-gnome-deps"), "\(test)")
+        #expect(test.contains("scripts/install-desktop-deps") && test.contains("scripts/install-gnome-deps")
+                && test.contains("scripts/install-plasma-deps"), "\(test)")
         #expect(test.firstIndex { $0.contains("swift") || $0.contains("dpkg-buildpackage") }.map { $0 > installs } == true, "\(test)")
-        #expect(test.filter { $0.contains("scripts/install-") }.count == 3, "installs once: \(test)")
+        #expect(test.filter { $0.contains("scripts/install-") }.count == 4, "installs once: \(test)")
         #expect(try dryRun("deps").contains("scripts/install-deps all"))
-        for part in ["test-swift", "test-asan", "test-tsan", "test-desktop", "test-gnome", "test-package", "test-unit-sandbox",
+        for part in ["test-swift", "test-asan", "test-tsan", "test-desktop", "test-gnome", "test-plasma", "test-package", "test-unit-sandbox",
                      "valgrind-leaks", "bench", "crash-test", "fuzz-core", "fuzz-bus"] {
             let lines = try dryRun(part)
             #expect(!lines.contains { $0.contains("scripts/install-") || $0.contains("apt-get") }, "make \(part) installs: \(lines)")
