@@ -31,19 +31,11 @@ public enum KeptStoreName {
 
     private static func two(_ v: Int) -> String { v < 10 ? "0\(v)" : "\(v)" }
 
-    /// The UTC calendar fields of a realtime µs instant (days to civil date after Howard Hinnant's
-    /// `civil_from_days`, exact for every date of the proleptic Gregorian calendar).
+    /// The UTC calendar fields of a realtime µs instant (the date by `Civil`, exact for every date).
     static func civil(_ usec: UInt64) -> (year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int) {
         let seconds = Int(usec / 1_000_000)
-        let days = seconds / 86_400, rest = seconds % 86_400
-        let z = days + 719_468
-        let era = z / 146_097
-        let doe = z - era * 146_097
-        let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365
-        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
-        let mp = (5 * doy + 2) / 153
-        let day = doy - (153 * mp + 2) / 5 + 1
-        let month = mp < 10 ? mp + 3 : mp - 9
-        return (yoe + era * 400 + (month <= 2 ? 1 : 0), month, day, rest / 3600, rest / 60 % 60, rest % 60)
+        let rest = seconds % 86_400
+        let date = Civil.date(fromDays: Int64(seconds / 86_400))
+        return (Int(date.year), date.month, date.day, rest / 3600, rest / 60 % 60, rest % 60)
     }
 }
