@@ -1,4 +1,4 @@
-// Not part of the extension: eslint must report exactly the lines marked below (tests/desktop/
+// Not part of the extension: eslint must report exactly the lines marked below (Tests/desktop/
 // gnome-shell/lint checks it), so the lint cannot pass by parsing nothing or by the local rules
 // dropping more than they should.
 'use strict';
