@@ -19,7 +19,10 @@ public enum Daemon {
         let opened = try StoreOpener.open(directory: options.stateDirectory ?? Store.defaultDirectory())
         let store = opened.store
         let clock = SystemClock(offset: options.testClockFile.map(TestClock1.savedOffset) ?? 0, machine: { SystemClock.realtime })
-        let engine = AlarmEngine(clock: clock, timeZone: ZoneWatcher.resolve(options.localtime), policy: config.policy,
+        // Read once: the engine starts with it, and the watcher follows it from there.
+        let zoneSource = ZoneSource(localtime: options.localtime, environment: ProcessInfo.processInfo.environment)
+        let startZone = zoneSource.initial()
+        let engine = AlarmEngine(clock: clock, timeZone: startZone.zone, policy: config.policy,
                                  limits: config.limits, ringTimeout: config.ringTimeout)
         engine.missedGrace = config.missedGrace
         engine.load(alarms: opened.alarms, authorizations: opened.authorizations)
@@ -44,7 +47,7 @@ public enum Daemon {
                                        : "alarms cannot wake the machine (no RTC wake alarm, or no CAP_WAKE_ALARM): CLOCK_REALTIME")
 
         // The machine: the system bus (logind, timedated) when there is one, the local time zone.
-        let zoneWatcher = ZoneWatcher(loop: loop, localtime: options.localtime) { [unowned committer] zone in
+        let zoneWatcher = ZoneWatcher(loop: loop, source: zoneSource, current: startZone) { [unowned committer] zone in
             committer.decide(.timeZoneChange(zone), "time-zone change")
         }
         let system = SystemBus(loop: loop, sink: committer, zoneWatcher: zoneWatcher)

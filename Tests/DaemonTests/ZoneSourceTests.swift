@@ -27,7 +27,7 @@ import TestSupport
         #expect(load([:])?.zone == .utc)
         try Data("TZif2 but not really".utf8).write(to: URL(fileURLWithPath: dir.path + "/localtime"))
         #expect(load([:]) == nil, "kept: the current zone stays")
-        #expect(ZoneWatcher.resolve(dir.path + "/localtime", environment: [:]) == .utc)
+        #expect(ZoneSource(localtime: dir.path + "/localtime", environment: [:]).initial().zone == .utc)
     }
 
     @Test func tzNamesAZoneBelowTZDIROrTheDefaultDatabase() throws {

@@ -45,6 +45,12 @@ struct ZoneSource {
         return read(localtime, name: name).map { Loaded(zone: $0, files: Array(targets.suffix(1)), pinned: false) }
     }
 
+    /// What start-up begins with: the zone found, else UTC (a damaged or unreadable file leaves
+    /// nothing to keep yet).
+    func initial() -> Loaded {
+        load() ?? Loaded(zone: .utc, files: [], pinned: environment["TZ"] != nil)
+    }
+
     /// The name of a zone file: its path below the database (or below any `zoneinfo/`).
     func name(forTarget target: String) -> String? {
         if target.hasPrefix(database + "/") { return String(target.dropFirst(database.count + 1)) }
@@ -90,12 +96,12 @@ final class ZoneWatcher {
     private var inotify: Int32 = -1
     private var watches: [String: Int32] = [:]
 
-    init(loop: EventLoop, localtime path: String, environment: [String: String] = ProcessInfo.processInfo.environment,
-         onChange: @escaping (Zone) -> Void) {
-        source = ZoneSource(localtime: path, environment: environment)
-        current = source.load() ?? ZoneSource.Loaded(zone: .utc, files: [], pinned: environment["TZ"] != nil)
+    /// Follows `source` from `current`, the zone the engine started with (read once, at start-up).
+    init(loop: EventLoop, source: ZoneSource, current: ZoneSource.Loaded, onChange: @escaping (Zone) -> Void) {
+        self.source = source
+        self.current = current
         self.onChange = onChange
-        if current.pinned { Log.info("time zone \(current.zone.name) from TZ; not following \(path)") }
+        if current.pinned { Log.info("time zone \(current.zone.name) from TZ; not following \(source.localtime)") }
         inotify = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
         guard inotify >= 0 else {
             Log.warning("cannot watch for time-zone changes: \(String(cString: strerror(errno)))")
@@ -106,11 +112,6 @@ final class ZoneWatcher {
     }
 
     var zone: Zone { current.zone }
-
-    /// The zone at start-up, UTC when there is none to be had.
-    static func resolve(_ path: String, environment: [String: String] = ProcessInfo.processInfo.environment) -> Zone {
-        ZoneSource(localtime: path, environment: environment).load()?.zone ?? .utc
-    }
 
     /// Checks again (timedated said so, or a watched directory changed): a new name or new rules.
     func recheck() {
