@@ -67,9 +67,20 @@ final class Manager1: BusObject, ChangeSubscriber {
             if flags.contains(.privileged), !app.isEmpty { throw .notAuthorized("\(call.member) is reserved to the user's own tools") }
             return try body(self, call, app)
         } catch {
-            Log.info("\(call.member) from \(call.sender) (app '\(app)') refused: \(error.name): \(error.message)")
+            Log.info(Manager1.outcome(call, app: app, "refused", error))
             throw BusError(error.name, error.message)
         }
+    }
+
+    /// The one log line of a call that did not succeed, whether refused at once or answered later.
+    private static func outcome(_ call: MethodCall, app: String, _ verb: String, _ error: AlarmError) -> String {
+        "\(call.member) from \(call.sender) (app '\(app)') \(verb): \(error.name): \(error.message)"
+    }
+
+    /// Answers a call kept for later with `error`, logged as `serve` logs a refusal.
+    private static func replyLater(_ call: MethodCall, app: String, _ verb: String, _ error: AlarmError) {
+        Log.info(outcome(call, app: app, verb, error))
+        try? call.message.replyError(BusError(error.name, error.message))
     }
 
     private func admit(_ call: MethodCall, app: String) throws(AlarmError) {
@@ -153,8 +164,7 @@ final class Manager1: BusObject, ChangeSubscriber {
                         reply: @escaping (Mutation) -> [Value] = { _ in [] }) throws(AlarmError) -> MethodResult {
         try sink.submit(command, by: app, "\(call.member) from \(call.sender)") { m, error in
             if let error {
-                Log.info("\(call.member) from \(call.sender) (app '\(app)') failed: \(error.name): \(error.message)")
-                try? call.message.replyError(BusError(error.name, error.message))
+                Manager1.replyLater(call, app: app, "failed", error)
             } else {
                 try? call.message.reply(reply(m))
             }
@@ -177,8 +187,7 @@ final class Manager1: BusObject, ChangeSubscriber {
             do throws(AlarmError) {
                 values = try body()
             } catch {
-                Log.info("\(call.member) from \(call.sender) (app '\(app)') refused: \(error.name): \(error.message)")
-                try? call.message.replyError(BusError(error.name, error.message))
+                Manager1.replyLater(call, app: app, "refused", error)
                 return
             }
             try? call.message.reply(values)
