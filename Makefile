@@ -11,6 +11,8 @@ GNOME_EXT_DIR = $(DESTDIR)$(DATADIR)/gnome-shell/extensions/$(GNOME_EXT)
 # The KDE Plasma applet (applets/plasma): its CMake build, warnings as errors.
 PLASMA_BUILD = .build-plasma
 PLASMA_APPLET = org.alarmd.plasmoid
+# Qt's own QML directory, where the applet's plugin goes (outside PREFIX, where Plasma looks for it).
+QT_QML_DIR = $(shell qmake -query QT_INSTALL_QML 2>/dev/null || qtpaths --query QT_INSTALL_QML 2>/dev/null)
 CRASH_ROUNDS ?= 200
 FUZZ_SECONDS ?= 60
 FUZZ_CALLS ?= 100000
@@ -263,9 +265,8 @@ uninstall:
 	rm -rf "$(DESTDIR)$(PREFIX)/include/alarmd"
 	rm -rf "$(DESTDIR)$(DATADIR)/plasma/plasmoids/$(PLASMA_APPLET)" "$(DESTDIR)$(DATADIR)/metainfo/$(PLASMA_APPLET).appdata.xml"
 	rm -f "$(DESTDIR)$(DATADIR)"/locale/*/LC_MESSAGES/plasma_applet_$(PLASMA_APPLET).mo
-	-qml="$$(qmake -query QT_INSTALL_QML 2>/dev/null || qtpaths --query QT_INSTALL_QML 2>/dev/null)"; \
-		[ -n "$$qml" ] && rm -rf "$(DESTDIR)$$qml/org/alarmd"
-	@DESTDIR="$(DESTDIR)" PREFIX="$(PREFIX)" scripts/uninstall-leftovers
+	$(if $(QT_QML_DIR),rm -rf "$(DESTDIR)$(QT_QML_DIR)/org/alarmd")
+	@DESTDIR="$(DESTDIR)" PREFIX="$(PREFIX)" QML_DIR="$(QT_QML_DIR)" scripts/uninstall-leftovers
 
 clean:
 	$(SWIFT) package clean
