@@ -25,13 +25,16 @@ let package = Package(
         // Thin typed layer over sd-bus and sd-event; knows nothing of alarms.
         .target(name: "SDBus", dependencies: ["CSystemd", "BusValue"], path: "Sources/SDBus"),
 
+        // Files as the shells read them (text, paths, the local zone's TZif), without Foundation.
+        .target(name: "SystemFiles", dependencies: ["AlarmCore"], path: "Sources/SystemFiles"),
+
         // Imperative shell: manager object, store, timers.
-        .target(name: "AlarmDaemon", dependencies: ["AlarmCore", "SDBus", "CSystemd", "CSQLite", "CCanberra", "CPulse"],
+        .target(name: "AlarmDaemon", dependencies: ["AlarmCore", "SDBus", "SystemFiles", "CSystemd", "CSQLite", "CCanberra", "CPulse"],
                 path: "Sources/AlarmDaemon"),
 
         // What every client shares: the contract's names (from AlarmCore), a typed proxy, snapshots
         // with the applet rule, a live mirror fed by signals, panel lines. Never the daemon.
-        .target(name: "AlarmClient", dependencies: ["AlarmCore", "SDBus"], path: "Sources/AlarmClient"),
+        .target(name: "AlarmClient", dependencies: ["AlarmCore", "SDBus", "SystemFiles"], path: "Sources/AlarmClient"),
 
         .executableTarget(name: "alarmd", dependencies: ["AlarmDaemon"], path: "Sources/alarmd"),
         .executableTarget(name: "alarmctl", dependencies: ["AlarmClient", "AlarmCore", "SDBus"], path: "Sources/alarmctl"),
@@ -59,9 +62,9 @@ let package = Package(
         .executableTarget(name: "alarmd-zone-oracle", dependencies: ["AlarmCore"], path: "Tests/ZoneOracle",
                           swiftSettings: [.unsafeFlags(["-O"])]),
         .target(name: "TestSupport", dependencies: ["SDBus", "AlarmCore"], path: "Tests/TestSupport"),
-        .testTarget(name: "DaemonTests", dependencies: ["AlarmDaemon", "SDBus", "TestSupport"], path: "Tests/DaemonTests"),
+        .testTarget(name: "DaemonTests", dependencies: ["AlarmDaemon", "SDBus", "SystemFiles", "TestSupport"], path: "Tests/DaemonTests"),
         .testTarget(name: "AlarmCoreTests", dependencies: ["AlarmCore", "AlarmFuzzing", "TestSupport"], path: "Tests/AlarmCoreTests"),
-        .testTarget(name: "AlarmClientTests", dependencies: ["AlarmClient", "AlarmCore"], path: "Tests/AlarmClientTests"),
+        .testTarget(name: "AlarmClientTests", dependencies: ["AlarmClient", "AlarmCore", "TestSupport"], path: "Tests/AlarmClientTests"),
         .testTarget(name: "CrashModelTests", dependencies: ["CrashModel", "AlarmCore"], path: "Tests/CrashModelTests"),
         .testTarget(name: "IntegrationTests", dependencies: ["TestSupport", "SDBus", "AlarmCore", "AlarmDaemon", "AlarmClient", "CSystemd", "alarmd", "alarmctl", "alarmd-test-peer", "alarmd-bench", "alarmd-crash", "alarmd-fuzz-bus", "alarmd-zone-oracle"],
                     path: "Tests/IntegrationTests"),

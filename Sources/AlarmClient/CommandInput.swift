@@ -1,5 +1,4 @@
 import AlarmCore
-import Foundation
 
 /// What a person types for alarms, parsed before anything is sent, so a typo is a usage error that
 /// names itself rather than a round trip.
@@ -21,14 +20,14 @@ public enum CommandInput {
     }
 
     /// `HH:MM`, or `YYYY-MM-DD HH:MM` (also with `T`) in `zone`.
-    public static func time(_ text: String, zone: TimeZone = .current) -> When? {
+    public static func time(_ text: String, zone: Zone = .local) -> When? {
         try? readTime(text, zone: zone).get()
     }
 
     /// `time`, saying why not: an hour past 23, a minute past 59, a month or a day the calendar
     /// does not have are read, and invalid.
-    public static func readTime(_ text: String, zone: TimeZone = .current) -> Result<When, Problem> {
-        let s = text.trimmingCharacters(in: .whitespaces)
+    public static func readTime(_ text: String, zone: Zone = .local) -> Result<When, Problem> {
+        let s = text.trimmingWhitespace()
         if let hm = hourMinute(s) {
             return hm.map { .wallClock(hour: $0.0, minute: $0.1) }
         }
@@ -43,20 +42,14 @@ public enum CommandInput {
         case .failure(let p): return .failure(p)
         }
         guard (1...12).contains(mo) else { return .failure(.invalid("there is no month \(ymd[1]) (months are 01 to 12)")) }
-        var cal = Calendar(identifier: .gregorian)
-        cal.timeZone = zone
-        let firstOfMonth = cal.date(from: DateComponents(year: y, month: mo, day: 1))
-        let days = firstOfMonth.flatMap { cal.range(of: .day, in: .month, for: $0)?.count } ?? 31
+        let days = LocalTime.daysIn(year: Int64(y), month: mo)
         guard (1...days).contains(d) else {
-            let f = DateFormatter()
-            f.locale = Locale(identifier: "en_US_POSIX")
-            let name = f.standaloneMonthSymbols[mo - 1]
-            return .failure(.invalid("\(name) \(y) has no day \(ymd[2]) (it has days 01 to \(days))"))
+            return .failure(.invalid("\(TimeText.monthNames[mo - 1]) \(y) has no day \(ymd[2]) (it has days 01 to \(days))"))
         }
-        guard let date = cal.date(from: DateComponents(year: y, month: mo, day: d, hour: h, minute: m)) else {
-            return .failure(.unreadable)
-        }
-        return .success(.fixed(Int64(date.timeIntervalSince1970)))
+        // A time the clocks skip reads as the instant they skip to; one they show twice, the
+        // first: the rule alarmd rings wall-clock alarms by (docs/API.md).
+        let wall = LocalTime(year: Int64(y), month: mo, day: d, hour: h, minute: m, second: 0).wallSeconds
+        return .success(.fixed(zone.firstInstant(wall: wall)))
     }
 
     /// nil when `s` is not `H:MM`/`HH:MM` at all; invalid when it is, with an hour or minute the
@@ -73,7 +66,7 @@ public enum CommandInput {
     /// `mon-fri`, `weekdays`, `weekends`, `daily`, `mon,wed,fri`, full names, ranges that wrap
     /// (`fri-mon`); `never` is no repeat. nil when anything is not understood.
     public static func days(_ text: String) -> [Weekday]? {
-        let s = text.lowercased().trimmingCharacters(in: .whitespaces)
+        let s = text.lowercased().trimmingWhitespace()
         switch s {
         case "daily", "everyday", "every-day", "all": return Weekday.allCases
         case "weekdays", "workdays": return Array(Weekday.allCases.prefix(5))

@@ -1,5 +1,5 @@
 import AlarmCore
-import Foundation
+import FoundationEssentials
 
 /// What a panel module shows, computed from the mirror and the clock alone (a pure function, so every
 /// panel format and the tests agree on it).
@@ -28,7 +28,7 @@ public struct PanelView: Equatable, Sendable {
     public static let scheduledGlyph = "⏰"
     public static let pausedGlyph = "⏸"
 
-    public static func make(alarms: [AlarmSnapshot], running: Bool, now: USec, zone: TimeZone = .current) -> PanelView {
+    public static func make(alarms: [AlarmSnapshot], running: Bool, now: USec, zone: Zone = .local) -> PanelView {
         var v = PanelView(mode: .idle, text: "", shortText: "", tooltip: "", percentage: 0, color: nil, icon: "",
                           alarmId: nil, alarmState: "", ticking: false)
         guard running else {
@@ -82,7 +82,7 @@ public struct PanelView: Equatable, Sendable {
         return title.count > 24 ? String(title.prefix(23)) + "…" : title
     }
 
-    static func tooltipLine(_ a: AlarmSnapshot, now: USec, zone: TimeZone) -> String {
+    static func tooltipLine(_ a: AlarmSnapshot, now: USec, zone: Zone) -> String {
         let title = label(a, compact: false)
         switch a.state {
         case "alerting": return "\(alerting) \(title): ringing"
@@ -126,7 +126,7 @@ public enum PanelFormat: String, CaseIterable, Sendable {
         case .polybar:
             guard !view.text.isEmpty else { return "" }
             // Polybar reads %{…} as formatting tags even inside text.
-            var out = view.text.replacingOccurrences(of: "%{", with: "% {")
+            var out = view.text.replacing("%{", with: "% {")
             // A ringing alarm stands out as i3bar's urgent blocks do: white on its colour.
             if view.mode == .alerting, let c = view.color {
                 out = "%{B\(c)}%{F#ffffff} \(out) %{F-}%{B-}"
@@ -134,7 +134,7 @@ public enum PanelFormat: String, CaseIterable, Sendable {
                 out = "%{F\(c)}\(out)%{F-}"
             }
             if let id = view.alarmId {
-                let cmd = command.replacingOccurrences(of: ":", with: "\\:")
+                let cmd = command.replacing(":", with: "\\:")
                 switch view.alarmState {
                 case "alerting": out = "%{A1:\(cmd) stop \(id):}%{A3:\(cmd) snooze \(id):}\(out)%{A}%{A}"
                 case "countdown": out = "%{A1:\(cmd) pause \(id):}\(out)%{A}"
@@ -147,14 +147,11 @@ public enum PanelFormat: String, CaseIterable, Sendable {
     }
 
     static func markup(_ s: String) -> String {
-        s.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
-            .replacingOccurrences(of: ">", with: "&gt;")
+        s.replacing("&", with: "&amp;").replacing("<", with: "&lt;")
+            .replacing(">", with: "&gt;")
     }
 
-    static func json(_ object: Any) -> String {
-        guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]) else { return "{}" }
-        return String(decoding: data, as: UTF8.self)
-    }
+    static func json(_ object: Any) -> String { JSONText.text(object) ?? "{}" }
 }
 
 /// A click from i3bar (its protocol's click event, one JSON object per line on stdin).
@@ -164,12 +161,11 @@ public struct PanelClick: Equatable, Sendable {
 
     /// Parses one line of the click stream: the opening `[` and separating commas are skipped.
     public init?(line: String) {
-        var s = Substring(line.trimmingCharacters(in: .whitespaces))
+        var s = Substring(line.trimmingWhitespace())
         while let c = s.first, c == "[" || c == "," { s = s.dropFirst() }
-        guard let data = s.data(using: .utf8), !data.isEmpty,
-              let obj = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
-              (obj["name"] as? String) == "alarmd", let instance = obj["instance"] as? String,
-              let button = obj["button"] as? Int else { return nil }
+        struct Event: Decodable { var name: String?; var instance: String?; var button: Int? }
+        guard !s.isEmpty, let event = try? JSONDecoder().decode(Event.self, from: Data(s.utf8)),
+              event.name == "alarmd", let instance = event.instance, let button = event.button else { return nil }
         self.instance = instance
         self.button = button
     }

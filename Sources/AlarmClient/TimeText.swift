@@ -1,5 +1,4 @@
 import AlarmCore
-import Foundation
 
 /// Times as a person reads them in a terminal or a panel.
 public enum TimeText {
@@ -30,22 +29,30 @@ public enum TimeText {
     }
 
     /// A wall-clock instant in `zone`: "07:30" today, "Tue 07:30" within a week, else "2026-12-24 18:00".
-    public static func local(_ t: USec, now: USec, zone: TimeZone = .current) -> String {
-        var cal = Calendar(identifier: .gregorian)
-        cal.timeZone = zone
-        let date = Date(timeIntervalSince1970: Double(t) / 1e6), today = Date(timeIntervalSince1970: Double(now) / 1e6)
-        let f = DateFormatter()
-        f.locale = Locale(identifier: "en_US_POSIX")
-        f.timeZone = zone
-        if cal.isDate(date, inSameDayAs: today) {
-            f.dateFormat = "HH:mm"
-        } else if date > today, date.timeIntervalSince(today) < 6.5 * 86_400 {
-            f.dateFormat = "EEE HH:mm"
-        } else {
-            f.dateFormat = "yyyy-MM-dd HH:mm"
+    public static func local(_ t: USec, now: USec, zone: Zone = .local) -> String {
+        let seconds = Int64(t / usecPerSecond), today = Int64(now / usecPerSecond)
+        let wall = zone.localTime(at: seconds), here = zone.localTime(at: today)
+        let clock = two(wall.hour) + ":" + two(wall.minute)
+        if (wall.year, wall.month, wall.day) == (here.year, here.month, here.day) { return clock }
+        if t > now, t - now < 6 * 86_400 * usecPerSecond + 43_200 * usecPerSecond {
+            return weekdayNames[wall.weekday] + " " + clock
         }
-        return f.string(from: date)
+        return "\(wall.year)-\(two(wall.month))-\(two(wall.day)) " + clock
     }
+
+    /// A time of day to the second, "07:30:05", in `zone`.
+    public static func seconds(_ t: USec, zone: Zone = .local) -> String {
+        let wall = zone.localTime(at: Int64(t / usecPerSecond))
+        return two(wall.hour) + ":" + two(wall.minute) + ":" + two(wall.second)
+    }
+
+    /// English short day names by `LocalTime.weekday` (0 = Sunday), as `EEE` in the POSIX locale.
+    static let weekdayNames = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
+    /// English month names, January first.
+    public static let monthNames = ["January", "February", "March", "April", "May", "June", "July",
+                                    "August", "September", "October", "November", "December"]
+
+    private static func two(_ v: Int) -> String { v < 10 ? "0\(v)" : "\(v)" }
 
     /// Repeat days as a person writes them: "daily", "mon-fri", "weekends", "mon,wed,fri", "" (never).
     public static func days(_ names: [String]) -> String {

@@ -1,6 +1,8 @@
 import AlarmCore
-import Foundation
+import FoundationEssentials
+import Glibc
 import SDBus
+import SystemFiles
 
 /// The imperative shell, assembled in one straight function (as timedated's `run()` and mako's
 /// `init_dbus`): each part is made in order and given, at init, only the capabilities it needs — the
@@ -20,14 +22,15 @@ public enum Daemon {
         let store = opened.store
         let clock = SystemClock(offset: options.testClockFile.map(TestClock1.savedOffset) ?? 0, machine: { SystemClock.realtime })
         // Read once: the engine starts with it, and the watcher follows it from there.
-        let zoneSource = ZoneSource(localtime: options.localtime, environment: ProcessInfo.processInfo.environment)
+        let zoneSource = ZoneSource(localtime: options.localtime, environment: ProcessInfo.processInfo.environment,
+                                    report: { Log.warning($0) })
         let startZone = zoneSource.initial()
         let engine = AlarmEngine(clock: clock, timeZone: startZone.zone, policy: config.policy,
                                  limits: config.limits, ringTimeout: config.ringTimeout)
         engine.missedGrace = config.missedGrace
         engine.load(alarms: opened.alarms, authorizations: opened.authorizations)
         Log.info("store \(store.path): \(opened.alarms.count) alarms loaded\(opened.skipped > 0 ? ", \(opened.skipped) unreadable" : ""), "
-            + "checked in \(String(format: "%.1f", Double(opened.checkUSec) / 1000)) ms")
+            + "checked in \(fixed(Double(opened.checkUSec) / 1000, digits: 1)) ms")
 
         // The loop, the bus, and the committer: the one way to change anything.
         let loop = try EventLoop()
@@ -113,13 +116,13 @@ public enum Daemon {
     /// `share/alarmd/sounds` beside the installed binary.
     static func defaultSoundDirectories() -> [String] {
         let exe = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
-        let prefix = ((exe as NSString).deletingLastPathComponent as NSString).deletingLastPathComponent
+        let prefix = parentDirectory(parentDirectory(exe))
         return AppDirectory.dataDirectories().map { $0 + "/alarmd/sounds" } + [prefix + "/share/alarmd/sounds"]
     }
 
     static func defaultConfigFile() -> String {
         let env = ProcessInfo.processInfo.environment
-        let base = env["XDG_CONFIG_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? (env["HOME"] ?? NSHomeDirectory()) + "/.config"
+        let base = env["XDG_CONFIG_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? homeDirectory() + "/.config"
         return base + "/alarmd/alarmd.conf"
     }
 

@@ -1,6 +1,5 @@
 import AlarmClient
 import AlarmCore
-import Foundation
 import SDBus
 
 /// The program: one command, and global options anywhere on its line.

@@ -1,6 +1,5 @@
 import AlarmClient
 import AlarmCore
-import Foundation
 import SDBus
 
 /// The one-shot commands: ask alarmd, print, exit.
@@ -388,13 +387,13 @@ struct Commands {
                 "running": true,
                 "version": proxy.version,
                 "next_fire_usec": next,
-                "next_alarm": nextAlarm.map { ["id": $0.id, "title": $0.title, "kind": $0.kind] as [String: Any] } ?? NSNull(),
+                "next_alarm": nextAlarm.map { ["id": $0.id, "title": $0.title, "kind": $0.kind] as [String: Any] } ?? JSONText.null,
                 "wake_supported": proxy.wakeSupported,
                 "store_path": proxy.storePath,
                 "alarms": items.count,
                 "counting_down": counting,
                 "ringing": ringing,
-                "store_recovery": recovery.isEmpty ? NSNull() : recovery as Any,
+                "store_recovery": recovery.isEmpty ? JSONText.null : recovery as Any,
             ]
             out.line(JSON.text(o, mode))
             return 0
@@ -409,8 +408,7 @@ struct Commands {
         for (k, v) in rows { out.line(out.styled(k.leftPadded(to: 10), .bold) + ": " + v) }
         if let reason = recovery[Contract.StoreRecovery.reason] {
             typealias Key = Contract.StoreRecovery
-            let when = recovery[Key.time].flatMap { ISO8601DateFormatter().date(from: $0) }
-                .map { " at " + TimeText.local(USec($0.timeIntervalSince1970 * 1e6), now: t) } ?? ""
+            let when = recovery[Key.time].flatMap(KeptStoreName.usec(isoTime:)).map { " at " + TimeText.local($0, now: t) } ?? ""
             let detail = recovery[Key.detail].map { $0.isEmpty ? "" : " (\($0))" } ?? ""
             let indent = String(repeating: " ", count: 12)
             let was = reason == Key.Reason.newerSchema.rawValue ? "written by a newer alarmd" : reason
@@ -427,7 +425,7 @@ struct Commands {
         switch argv.first {
         case "ids":
             for s in AlarmSnapshot.readingOrder((try? proxy.alarms()) ?? []) {
-                out.line("\(s.id)\t\(s.title.replacingOccurrences(of: "\t", with: " ").replacingOccurrences(of: "\n", with: " "))")
+                out.line("\(s.id)\t\(s.title.replacing("\t", with: " ").replacing("\n", with: " "))")
             }
         case "apps":
             for a in (try? proxy.authorizations()) ?? [] { out.line(a.app) }
@@ -440,4 +438,5 @@ struct Commands {
 
 extension String {
     func leftPadded(to width: Int) -> String { count >= width ? self : String(repeating: " ", count: width - count) + self }
+    func rightPadded(to width: Int) -> String { count >= width ? self : self + String(repeating: " ", count: width - count) }
 }

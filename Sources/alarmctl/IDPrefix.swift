@@ -3,7 +3,7 @@ enum IDPrefix {
     enum Match: Equatable { case one(String), none, ambiguous([String]) }
 
     static func canonical(_ text: String) -> String {
-        text.lowercased().replacingOccurrences(of: "_", with: "-")
+        text.lowercased().replacing("_", with: "-")
     }
 
     static func match(_ text: String, in ids: [String]) -> Match {

@@ -1,6 +1,5 @@
 import AlarmClient
 import AlarmCore
-import Foundation
 
 /// D-Bus values as JSON: maps as objects, arrays as arrays, numbers as numbers.
 enum JSON {
@@ -29,9 +28,6 @@ enum JSON {
 
     /// `short`: one line; `pretty`: indented. Keys sorted either way, so output diffs well.
     static func text(_ object: Any, _ mode: JSONMode = .short) -> String {
-        var options: JSONSerialization.WritingOptions = [.sortedKeys, .withoutEscapingSlashes]
-        if mode == .pretty { options.insert(.prettyPrinted) }
-        guard let data = try? JSONSerialization.data(withJSONObject: object, options: options) else { return "null" }
-        return String(decoding: data, as: UTF8.self)
+        JSONText.text(object, pretty: mode == .pretty) ?? "null"
     }
 }

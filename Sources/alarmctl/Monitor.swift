@@ -1,6 +1,5 @@
 import AlarmClient
 import AlarmCore
-import Foundation
 import SDBus
 
 /// `alarmctl monitor`: one line per event, as alarmd announces it.
@@ -36,7 +35,7 @@ final class Monitor {
                 // journalctl -o json-pretty prints; short keeps one object per line.
                 out.line(JSON.text(o, json))
             } else {
-                out.line("\(stamp) \(kind.padding(toLength: 13, withPad: " ", startingAt: 0)) \(text)")
+                out.line("\(stamp) \(kind.rightPadded(to: 13)) \(text)")
             }
         }
         switch event {
@@ -85,10 +84,5 @@ final class Monitor {
         }
     }
 
-    static func seconds(_ t: USec) -> String {
-        let f = DateFormatter()
-        f.locale = Locale(identifier: "en_US_POSIX")
-        f.dateFormat = "HH:mm:ss"
-        return f.string(from: Date(timeIntervalSince1970: Double(t) / 1e6))
-    }
+    static func seconds(_ t: USec) -> String { TimeText.seconds(t) }
 }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Glibc
 
 /// Everything alarmctl prints goes through here: colour only on a terminal and never with NO_COLOR
@@ -46,7 +46,7 @@ final class Output {
     func table(_ header: [String], _ rows: [[String]], style: (Int, [String]) -> Style? = { _, _ in nil }) {
         let widths = header.indices.map { i in ([header] + rows).map { $0[i].count }.max() ?? 0 }
         func render(_ cells: [String]) -> String {
-            cells.enumerated().map { i, c in i == cells.count - 1 ? c : c.padding(toLength: widths[i], withPad: " ", startingAt: 0) }
+            cells.enumerated().map { i, c in i == cells.count - 1 ? c : c.rightPadded(to: widths[i]) }
                 .joined(separator: "  ")
         }
         line(styled(render(header), .bold))

@@ -1,6 +1,6 @@
+import FoundationEssentials
 import AlarmClient
 import AlarmCore
-import Foundation
 import Glibc
 import SDBus
 
@@ -15,7 +15,7 @@ final class Panel {
     private var last: String?
     private var lines = 0
     private var shown: PanelView?
-    private var pendingInput = Data()
+    private var pendingInput: [UInt8] = []
     /// polybar takes only the first line of what it reads at once (measured: two lines written
     /// together show the first); lines for it are spaced, the latest view always printed last.
     private var spacing: TimerSource?

@@ -1,6 +1,5 @@
 import AlarmClient
 import AlarmCore
-import Foundation
 import Glibc
 import SDBus
 

@@ -2,9 +2,10 @@ import AlarmClient
 import AlarmCore
 import Foundation
 import Testing
+import TestSupport
 
 struct CommandInputTests {
-    let berlin = TimeZone(identifier: "Europe/Berlin")!
+    let berlin = Zone.system("Europe/Berlin")
 
     @Test func times() {
         #expect(CommandInput.time("07:30") == .wallClock(hour: 7, minute: 30))

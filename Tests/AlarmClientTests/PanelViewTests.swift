@@ -2,11 +2,12 @@ import AlarmClient
 import AlarmCore
 import Foundation
 import Testing
+import TestSupport
 
 struct PanelViewTests {
     let s = usecPerSecond
     let now: USec = 1_796_083_200 * usecPerSecond
-    let utc = TimeZone(identifier: "UTC")!
+    let utc = Zone.utc
 
     @Test func modes() {
         let idle = PanelView.make(alarms: [], running: true, now: now, zone: utc)

@@ -2,6 +2,7 @@ import AlarmClient
 import AlarmCore
 import Foundation
 import Testing
+import TestSupport
 
 /// The README's applet rule, computed from properties alone.
 struct SnapshotTests {
@@ -52,7 +53,7 @@ struct SnapshotTests {
         #expect(TimeText.relative(now, from: now) == "now")
         #expect(TimeText.days(["monday", "tuesday", "wednesday", "thursday", "friday"]) == "mon-fri")
         #expect(TimeText.days(["monday", "wednesday"]) == "mon,wed")
-        let utc = TimeZone(identifier: "UTC")!
+        let utc = Zone.utc
         // 2026-12-01 00:00 UTC is a Tuesday.
         let day: USec = 1_796_083_200 * Self.s
         #expect(TimeText.local(day + 7 * 3600 * Self.s, now: day, zone: utc) == "07:00")

@@ -1,10 +1,11 @@
 import AlarmCore
 import Foundation
 import Testing
+import TestSupport
 
 @Suite struct AlarmKeyTests {
     @Test func printsAndOrdersAsTheCanonicalId() {
-        var rng = SystemRandomNumberGenerator()
+        var rng = SeededRandom.seeded("AlarmKeyTests")
         var keys: [AlarmKey] = []
         for _ in 0..<2_000 {
             let k = AlarmKey(hi: rng.next(), lo: rng.next())

@@ -1,6 +1,7 @@
 import AlarmCore
 import Foundation
 import Testing
+import TestSupport
 
 @Suite struct CompactConfigurationTests {
     func config(_ extra: [String: Value] = [:]) throws -> AlarmConfiguration {
@@ -69,7 +70,7 @@ extension AlarmConfiguration {
     /// is found exactly while it exists, and both deadline indexes follow.
     @Test func agreesWithAModelThroughSchedulesAndCancels() throws {
         let (e, _) = makeEngine()
-        var rng = SystemRandomNumberGenerator()
+        var rng = SeededRandom.seeded("CompactModelTests")
         let ids = (0..<300).map { _ in AlarmKey.random().string }
         var model: [String: USec] = [:]
         for step in 0..<6_000 {

@@ -1,6 +1,7 @@
 import AlarmCore
 import Foundation
 import Testing
+import TestSupport
 
 @Suite struct RobustnessTests {
     @Test func rateLimiterBurstThenSustained() {
@@ -27,7 +28,7 @@ import Testing
 
     /// Whatever arrives in a configuration, validation answers (accepts or names a key) and never traps.
     @Test func randomConfigurationsNeverTrap() {
-        var rng = SystemRandomNumberGenerator()
+        var rng = SeededRandom.seeded("RobustnessTests")
         let keys = Array(AlarmConfiguration.knownKeys) + ["", "x", "title ", "🔔"]
         func randomValue(_ depth: Int) -> Value {
             switch Int.random(in: 0..<(depth > 2 ? 12 : 16), using: &rng) {

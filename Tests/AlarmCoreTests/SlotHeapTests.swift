@@ -1,12 +1,13 @@
 import AlarmCore
 import Testing
+import TestSupport
 
 @Suite struct SlotHeapTests {
     /// Checked against a sorted model, with alarms moving between slots as the engine moves them.
     @Test func agreesWithASortedModel() {
         var heap = SlotHeap()
         var model: [Int: UInt64] = [:]
-        var rng = SystemRandomNumberGenerator()
+        var rng = SeededRandom.seeded("SlotHeapTests")
         for step in 0..<20_000 {
             let slot = Int.random(in: 0..<500, using: &rng)
             switch Int.random(in: 0..<6, using: &rng) {

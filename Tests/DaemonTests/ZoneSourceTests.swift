@@ -1,6 +1,7 @@
 @testable import AlarmDaemon
 import AlarmCore
 import Foundation
+import SystemFiles
 import Testing
 import TestSupport
 

@@ -30,7 +30,7 @@ extension Harness {
 }
 
 /// The id alarmctl printed ("Timer 3f8f8e00 …"), resolved to the full id.
-private func printedId(_ h: Harness, _ out: String) throws -> String {
+func printedId(_ h: Harness, _ out: String) throws -> String {
     let prefix = try #require(out.split(separator: " ").dropFirst().first.map(String.init))
     return try #require(try h.snapshots().first { $0.id.hasPrefix(prefix) }?.id)
 }

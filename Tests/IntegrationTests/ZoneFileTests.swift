@@ -74,4 +74,35 @@ import TestSupport
         let local = wallClock(fire, "Asia/Tokyo")
         #expect(local.hour == 7 && local.minute == 0, "07:00 at +09:00: \(local)")
     }
+
+    /// alarmctl reads and shows times by the same database: a date typed for "Europe/Berlin" whose
+    /// file carries Tokyo's rules is 09:00 ahead of UTC, and is shown back as typed.
+    @Test func alarmctlReadsTheSameDatabase() throws {
+        let db = try Database()
+        try db.upgrade(berlinTo: "Asia/Tokyo")
+        let h = try Harness()
+        let env = ["TZDIR": db.root, "TZ": "Europe/Berlin"]
+        let r = try h.alarmctl(["alarm", "2030-12-24 18:00", "--title", "Dinner"], environment: env)
+        #expect(r.status == 0, "\(r.err)")
+        let id = try printedId(h, r.out)
+        let dinner = try #require(try h.snapshot(id))
+        #expect(dinner.schedule["fixed_date"]?.integerValue == 1_924_333_200, "18:00 at +09:00 is 09:00 UTC")
+        let list = try h.alarmctl(["list"], environment: env)
+        #expect(list.out.contains("2030-12-24 18:00"), "\(list.out)")
+        let plain = try h.alarmctl(["list"], environment: ["TZ": "Europe/Berlin"])
+        #expect(plain.out.contains("2030-12-24 10:00"), "the system's Berlin reads it at +01:00: \(plain.out)")
+    }
+}
+
+/// alarmd and alarmctl link no ICU (issue #20): Foundation's zone rules and its 40 MB of ICU data are
+/// not in them, only FoundationEssentials. What ld.so loads for the built binaries says so.
+struct LinkageTests {
+    @Test(arguments: ["alarmd", "alarmctl"]) func noICU(_ name: String) throws {
+        let r = try runCommand("/usr/bin/ldd", [Products.directory + "/" + name])
+        #expect(r.status == 0, "\(r.err)")
+        #expect(r.out.contains("libFoundationEssentials.so") || r.out.contains("libswiftCore.so"), "ldd read it: \(r.out)")
+        for library in ["libFoundation.so", "libFoundationInternationalization.so", "lib_FoundationICU.so"] {
+            #expect(!r.out.contains(library), "\(name) loads \(library)")
+        }
+    }
 }

@@ -1,4 +1,3 @@
-import Foundation
 
 /// The INI dialect of freedesktop key files (`.desktop`, `.flatpak-info`) and of `alarmd.conf`:
 /// `[Group]` headers, `key = value` lines, `#`/`;` comments.
@@ -17,7 +16,7 @@ public struct KeyFile: Sendable {
     public init(_ text: String) {
         var group: String?
         for (i, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            let line = raw.trimmingCharacters(in: .whitespaces)
+            let line = raw.trimmingWhitespace()
             let n = i + 1
             if line.isEmpty || line.hasPrefix("#") || line.hasPrefix(";") { continue }
             if line.hasPrefix("[") {
@@ -37,8 +36,8 @@ public struct KeyFile: Sendable {
                 problems.append(Problem(line: n, message: "'\(line)' is outside any [group]"))
                 continue
             }
-            let key = line[..<eq].trimmingCharacters(in: .whitespaces)
-            let value = line[line.index(after: eq)...].trimmingCharacters(in: .whitespaces)
+            let key = line[..<eq].trimmingWhitespace()
+            let value = line[line.index(after: eq)...].trimmingWhitespace()
             if key.isEmpty {
                 problems.append(Problem(line: n, message: "missing key before '='"))
                 continue

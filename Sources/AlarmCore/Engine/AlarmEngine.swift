@@ -1,4 +1,3 @@
-import Foundation
 
 /// The AlarmKit state machine over every alarm of every app.
 ///

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Synchronization
 
 /// Microseconds since the Unix epoch (CLOCK_REALTIME), the unit of every `…USec` property.
 public typealias USec = UInt64
@@ -14,14 +15,13 @@ public protocol Clock: Sendable {
 /// The machine's wall clock, as alarmd and its clients read it. The daemon's integration tests
 /// (`alarmd --test-clock`, never passed by the systemd unit) shift it by an offset, to step time
 /// without touching the machine's clock.
-public final class SystemClock: Clock, @unchecked Sendable {
-    private let lock = NSLock()
-    private var offset: Int64
+public final class SystemClock: Clock, Sendable {
+    private let offset: Mutex<Int64>
     private let machine: @Sendable () -> USec
 
     /// `machine` reads the machine's realtime clock in µs (the daemon reads the kernel's directly).
     public init(offset: Int64 = 0, machine: @escaping @Sendable () -> USec = SystemClock.foundationTime) {
-        self.offset = offset
+        self.offset = Mutex(offset)
         self.machine = machine
     }
 
@@ -30,7 +30,7 @@ public final class SystemClock: Clock, @unchecked Sendable {
         return t <= 0 ? 0 : USec(t * 1_000_000)
     }
 
-    public var offsetUSec: Int64 { lock.withLock { offset } }
+    public var offsetUSec: Int64 { offset.withLock { $0 } }
 
     public func now() -> USec { machine().shifted(by: offsetUSec) }
 
@@ -41,7 +41,7 @@ public final class SystemClock: Clock, @unchecked Sendable {
     @discardableResult
     public func set(_ usec: USec) -> Int64 {
         let newOffset = Int64(bitPattern: usec &- machine())
-        return lock.withLock { () -> Int64 in
+        return offset.withLock { offset -> Int64 in
             let d = newOffset &- offset
             offset = newOffset
             return d
@@ -50,15 +50,14 @@ public final class SystemClock: Clock, @unchecked Sendable {
 }
 
 /// A clock that moves only when told to: the core's tests and the fuzzers use it.
-public final class ManualClock: Clock, @unchecked Sendable {
-    private let lock = NSLock()
-    private var current: USec
+public final class ManualClock: Clock, Sendable {
+    private let current: Mutex<USec>
 
-    public init(_ start: USec) { current = start }
+    public init(_ start: USec) { current = Mutex(start) }
 
-    public func now() -> USec { lock.withLock { current } }
+    public func now() -> USec { current.withLock { $0 } }
 
-    public func set(_ t: USec) { lock.withLock { current = t } }
+    public func set(_ t: USec) { current.withLock { $0 = t } }
 }
 
 extension UInt64 {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A validated configuration (`Schedule`'s a{sv}), kept compact: the schedule as two words and
 /// flags, the numbers the engine schedules by, the title, and everything else (the other

@@ -1,4 +1,3 @@
-import Foundation
 
 /// Alarm ids are lowercase UUIDs; object paths carry them with '-' replaced by '_'.
 public enum AlarmID {
@@ -21,7 +20,7 @@ public enum AlarmID {
     public static func path(of id: String) -> String {
         // Every id the engine holds is canonical; only a caller's odd text takes the slow way.
         if let key = AlarmKey(id) { return key.path }
-        return Contract.alarmPathPrefix + "/" + id.replacingOccurrences(of: "-", with: "_")
+        return Contract.alarmPathPrefix + "/" + id.replacing("-", with: "_")
     }
 
     /// The id an alarm object path names, or nil when the path is not an alarm path.

@@ -1,4 +1,3 @@
-import Foundation
 
 /// The countdown template's duration strings: plain seconds (`"1500"`) or unit groups in
 /// descending order, each at most once (`"30s"`, `"5m"`, `"1h30m"`, `"2d"`).
@@ -14,7 +13,7 @@ public enum DurationGrammar {
     }
 
     public static func parse(_ text: String) -> Result<UInt64, Failure> {
-        let s = text.trimmingCharacters(in: .whitespaces)
+        let s = text.trimmingWhitespace()
         if s.isEmpty { return .failure(.empty) }
         if s.allSatisfy(\.isASCIIDigit) {
             return bounded(digits: Substring(s), unit: 1)

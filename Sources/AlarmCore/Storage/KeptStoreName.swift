@@ -18,6 +18,25 @@ public enum KeptStoreName {
         return "\(t.year)-\(two(t.month))-\(two(t.day))T\(two(t.hour)):\(two(t.minute)):\(two(t.second))Z"
     }
 
+    /// The instant `isoTime` wrote (`2026-12-01T06:30:00Z`); nil for any other text.
+    public static func usec(isoTime text: String) -> UInt64? {
+        let b = Array(text.utf8)
+        guard b.count == 20, b[4] == 45, b[7] == 45, b[10] == 84, b[13] == 58, b[16] == 58, b[19] == 90 else { return nil }
+        func number(_ from: Int, _ length: Int) -> Int? {
+            var v = 0
+            for c in b[from..<from + length] {
+                guard (48...57).contains(c) else { return nil }
+                v = v * 10 + Int(c - 48)
+            }
+            return v
+        }
+        guard let y = number(0, 4), let mo = number(5, 2), let d = number(8, 2), let h = number(11, 2),
+              let mi = number(14, 2), let s = number(17, 2), y >= 1970, (1...12).contains(mo),
+              (1...Civil.daysInMonth(Int64(y), mo)).contains(d), h < 24, mi < 60, s < 60 else { return nil }
+        let seconds = Civil.days(year: Int64(y), month: mo, day: d) * 86_400 + Int64(h * 3600 + mi * 60 + s)
+        return UInt64(seconds) * 1_000_000
+    }
+
     /// The kept name of `store` for `stamp`: the first of `STORE.broken-STAMP`, `…-2`, `…-3`, …
     /// for which neither the name nor any companion name is `taken`, so nothing is ever overwritten.
     public static func path(for store: String, stamp: String, taken: (String) -> Bool) -> String {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Alarm rows of schema v2: the JSON that `Alarm`'s synthesized `Codable` wrote until schema v3.
 /// The types below are that model as it was, field for field, so that `JSONDecoder` reads exactly

@@ -1,4 +1,3 @@
-import Foundation
 
 /// What alarmd found wrong with its store at start-up, and what follows from it: the reason it
 /// reports, and what it tells the user in the log, the `StoreRecovery` property and a notification.
@@ -92,7 +91,7 @@ public struct StoreDamage: Sendable, Equatable {
         let plain = path.unicodeScalars.allSatisfy { c in
             ("a"..."z").contains(c) || ("A"..."Z").contains(c) || ("0"..."9").contains(c) || "/._-+:@%,=".unicodeScalars.contains(c)
         }
-        return plain && !path.isEmpty ? path : "'" + path.replacingOccurrences(of: "'", with: "'\\''") + "'"
+        return plain && !path.isEmpty ? path : "'" + path.replacing("'", with: "'\\''") + "'"
     }
 }
 

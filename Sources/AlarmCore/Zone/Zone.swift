@@ -35,6 +35,9 @@ public struct LocalTime: Sendable, Hashable, CustomStringConvertible {
         weekday = Civil.weekday(fromDays: Civil.days(year: year, month: month, day: day))
     }
 
+    /// How many days `month` (1…12) of `year` has.
+    public static func daysIn(year: Int64, month: Int) -> Int { Civil.daysInMonth(year, month) }
+
     /// The wall time as seconds since 1970-01-01 00:00 read as if it were UTC.
     public var wallSeconds: Int64 {
         Civil.days(year: year, month: month, day: day) * 86_400 + Int64(hour * 3_600 + minute * 60 + second)

@@ -1,7 +1,7 @@
 import AlarmCore
 import Glibc
-import Foundation
 import SDBus
+import SystemFiles
 
 /// Which app each bus connection speaks for, resolved once per connection from what the bus driver
 /// and the kernel say of it (sandbox first), and dropped when the connection goes away, so a unique

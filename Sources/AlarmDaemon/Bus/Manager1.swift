@@ -1,4 +1,3 @@
-import Foundation
 import AlarmCore
 import SDBus
 
@@ -103,7 +102,7 @@ final class Manager1: BusObject, ChangeSubscriber {
     }
 
     private func requestAuthorization(_ call: MethodCall, app: String) throws(AlarmError) -> MethodResult {
-        let description = call.string(0).trimmingCharacters(in: .whitespacesAndNewlines)
+        let description = call.string(0).trimmingWhitespace()
         if description.isEmpty {
             throw .invalidArgument(key: "usage_description", reason: "must say why the app wants to ring alarms")
         }

@@ -1,6 +1,6 @@
 import AlarmCore
-import Foundation
 import SDBus
+import SystemFiles
 
 /// `org.alarmd.TestClock1` at `/org/alarmd/TestClock1`, whole: exported only with `--test-clock FILE`
 /// (which the systemd unit never passes), so integration tests can step the daemon's wall clock, and
@@ -18,7 +18,7 @@ final class TestClock1: BusObject {
 
     /// The offset a test left in `file`, 0 for none.
     static func savedOffset(in file: String) -> Int64 {
-        readTextFile(file).flatMap { Int64($0.trimmingCharacters(in: .whitespacesAndNewlines)) } ?? 0
+        readTextFile(file).flatMap { Int64($0.trimmingWhitespace()) } ?? 0
     }
 
     static let path = "/org/alarmd/TestClock1"

@@ -1,5 +1,4 @@
 import AlarmCore
-import Foundation
 
 /// Where realtime and boottime (which counts suspend) stood when they were last known to agree: a
 /// wall-clock step is how far realtime has moved apart from the time that really passed since. Kept in

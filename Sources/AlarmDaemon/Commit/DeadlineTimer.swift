@@ -1,6 +1,6 @@
 import AlarmCore
-import Foundation
 import CSystemd
+import FoundationEssentials
 import Glibc
 import SDBus
 

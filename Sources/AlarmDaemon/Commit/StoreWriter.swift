@@ -1,5 +1,5 @@
 import AlarmCore
-import Foundation
+import Dispatch
 import Glibc
 import SDBus
 import Synchronization

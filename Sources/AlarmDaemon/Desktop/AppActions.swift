@@ -15,7 +15,7 @@ final class AppActions {
 
     /// The object path of an app's `org.freedesktop.Application`: its id with '.' → '/', '-' → '_'.
     static func objectPath(of app: String) -> String {
-        "/" + app.replacingOccurrences(of: ".", with: "/").replacingOccurrences(of: "-", with: "_")
+        "/" + app.replacing(".", with: "/").replacing("-", with: "_")
     }
 
     func activate(app: String, action: String, alarm: String) {

@@ -1,11 +1,12 @@
 import AlarmCore
-import Foundation
+import FoundationEssentials
+import SystemFiles
 
 /// Finds an app's desktop entry in the XDG data directories, to show its name as the user knows it.
 enum AppDirectory {
     static func dataDirectories() -> [String] {
         let env = ProcessInfo.processInfo.environment
-        let home = env["HOME"] ?? NSHomeDirectory()
+        let home = homeDirectory()
         let dataHome = env["XDG_DATA_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? home + "/.local/share"
         let dataDirs = (env["XDG_DATA_DIRS"].flatMap { $0.isEmpty ? nil : $0 } ?? "/usr/local/share:/usr/share")
             .split(separator: ":").map(String.init).filter { $0.hasPrefix("/") }

@@ -1,5 +1,4 @@
 import AlarmCore
-import Foundation
 import SDBus
 
 /// Makes sure a ringing alarm is heard: while anything rings, the sink alarmd's sound plays on is

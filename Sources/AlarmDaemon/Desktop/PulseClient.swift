@@ -1,6 +1,5 @@
 import AlarmCore
 import CPulse
-import Foundation
 import Glibc
 
 /// A libpulse connection (PulseAudio, or PipeWire's pulse server) that never blocks the event loop.
@@ -197,7 +196,7 @@ private func pa_operation_unref_if(_ op: OpaquePointer?) -> Bool {
 /// Shared by the loop thread and libpulse's thread: events in order, and a pipe to wake the loop.
 final class PulseInbox: @unchecked Sendable {
     let pipe: FinishPipe
-    private let lock = NSLock()
+    private let lock = Lock()
     private var events: [PulseClient.Event] = []
 
     init() throws { pipe = try FinishPipe() }

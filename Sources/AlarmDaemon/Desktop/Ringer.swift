@@ -1,6 +1,6 @@
 import AlarmCore
 import CCanberra
-import Foundation
+import FoundationEssentials
 import Glibc
 import SDBus
 
@@ -96,7 +96,7 @@ final class Ringer {
         }
         ca_proplist_sets(props, CA_PROP_MEDIA_ROLE, "alarm")
         ca_proplist_sets(props, CA_PROP_EVENT_DESCRIPTION, ring.title)
-        ca_proplist_sets(props, CA_PROP_CANBERRA_VOLUME, String(format: "%.1f", db))
+        ca_proplist_sets(props, CA_PROP_CANBERRA_VOLUME, fixed(db, digits: 1))
         let r = ca_context_play_full(context, ring.canberraId, props, finishCallback, Unmanaged.passUnretained(finish).toOpaque())
         if r != Int32(CA_SUCCESS) {
             fail(alarmId, "cannot play \(ring.choice.label): \(String(cString: ca_strerror(r)))")
@@ -104,7 +104,7 @@ final class Ringer {
         }
         ring.loops += 1
         rings[alarmId] = ring
-        Log.info("ring \(alarmId): loop \(ring.loops) of \(ring.choice.label) at \(String(format: "%.1f", db)) dB")
+        Log.info("ring \(alarmId): loop \(ring.loops) of \(ring.choice.label) at \(fixed(db, digits: 1)) dB")
     }
 
     private func fail(_ alarmId: String, _ message: String) {

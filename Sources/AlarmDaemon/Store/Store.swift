@@ -1,6 +1,8 @@
 import AlarmCore
 import CSQLite
-import Foundation
+import Dispatch
+import FoundationEssentials
+import SystemFiles
 
 /// The durable store: one SQLite database in WAL mode. Every mutation is one transaction, committed
 /// with `synchronous=FULL` before the method that caused it replies.
@@ -45,7 +47,7 @@ final class Store: @unchecked Sendable {
     }
 
     /// Held by every entry point (recursive: `commit` and `setMeta` call `checkpointIfNeeded`).
-    private let lock = NSRecursiveLock()
+    private let lock = Lock(recursive: true)
     private var db: OpaquePointer?
     let path: String
     private var statements: [String: OpaquePointer] = [:]
@@ -64,7 +66,7 @@ final class Store: @unchecked Sendable {
     static func defaultDirectory() -> String {
         let env = ProcessInfo.processInfo.environment
         if let s = env["XDG_STATE_HOME"], s.hasPrefix("/") { return s + "/alarmd" }
-        let home = env["HOME"] ?? NSHomeDirectory()
+        let home = homeDirectory()
         return home + "/.local/state/alarmd"
     }
 
@@ -212,7 +214,7 @@ final class Store: @unchecked Sendable {
         } catch {
             Log.warning("store: not compacted after the conversion: \(error)")
         }
-        Log.info("store: schema v2 → v3: \(converted) alarms converted\(unreadable.isEmpty ? "" : ", \(unreadable.count) unreadable kept") in \(String(format: "%.2f", Date().timeIntervalSince(started))) s")
+        Log.info("store: schema v2 → v3: \(converted) alarms converted\(unreadable.isEmpty ? "" : ", \(unreadable.count) unreadable kept") in \(fixed(Date().timeIntervalSince(started), digits: 2)) s")
     }
 
     func meta(_ key: String) throws -> String? {
@@ -278,7 +280,7 @@ final class Store: @unchecked Sendable {
                     soundError: sqlite3_column_type(stmt, 19) == SQLITE_NULL ? nil : text(stmt, 19)))
             else {
                 skipped += 1
-                let id = idBytes.map { $0.map { String(format: "%02x", $0) }.joined() } ?? "(no id)"
+                let id = idBytes.map { $0.hex } ?? "(no id)"
                 Log.error("store: alarm \(id) is unreadable; kept in the database, not loaded")
                 return
             }
@@ -514,7 +516,7 @@ private func uint(_ stmt: OpaquePointer, _ i: Int32) -> UInt64 { UInt64(bitPatte
 private final class Checkpointer: @unchecked Sendable {
     private let path: String
     private let queue = DispatchQueue(label: "org.alarmd.checkpoint")
-    private let lock = NSLock()
+    private let lock = Lock()
     /// Guarded by `lock`.
     private var running = false
     private var finished: Int?

@@ -1,6 +1,7 @@
 import AlarmCore
-import Foundation
+import FoundationEssentials
 import Glibc
+import SystemFiles
 
 /// Opens alarmd's store so that a bad one never blocks start-up. A store that is corrupt, truncated,
 /// unreadable or of a newer schema is moved aside under a timestamped name (its WAL and WAL index
@@ -75,7 +76,7 @@ enum StoreOpener {
         func move(_ from: String, _ to: String) throws {
             guard rename(from, to) != 0 else { return }
             let why = String(cString: strerror(errno))
-            let directory = (path as NSString).deletingLastPathComponent
+            let directory = parentDirectory(path)
             let already = moved.isEmpty ? "" : " (already moved: " + moved.map { "\(path + $0) to \(kept + $0)" }.joined(separator: ", ") + ")"
             throw Store.Failure(description: "store: \(damage.finding(store: path)), and it cannot be moved aside: "
                 + "renaming \(from) to \(to) failed: \(why)\(already). alarmd cannot start without a usable store: make \(directory) "
@@ -87,7 +88,7 @@ enum StoreOpener {
         }
         // A WAL whose database is missing is kept alone, under the name the database would have had.
         if StoreProbe.exists(path) { try move(path, kept) }
-        syncDirectory((path as NSString).deletingLastPathComponent)
+        syncDirectory(parentDirectory(path))
         return (kept, moved)
     }
 

@@ -1,6 +1,5 @@
 import AlarmCore
 import CSQLite
-import Foundation
 import Glibc
 
 /// SQLite's verdict on an existing store, reached without changing a byte of it, its WAL or its WAL

@@ -1,6 +1,6 @@
 import AlarmCore
-import Foundation
 import Glibc
+import SystemFiles
 
 /// The kernel's clocks, read directly, in µs: realtime (the wall clock), boottime (time passed,
 /// suspend included: what a wall-clock step is measured against) and monotonic (intervals).
@@ -20,5 +20,5 @@ extension SystemClock {
     /// The boot's id never changes while the process lives: read it once.
     static let bootID: String =
         (readTextFile("/proc/sys/kernel/random/boot_id") ?? "")
-            .trimmingCharacters(in: .whitespacesAndNewlines)
+            .trimmingWhitespace()
 }

@@ -1,0 +1,41 @@
+import Glibc
+
+/// The directory `path` is in, as `dirname(1)` has it but without `.` for a bare name:
+/// "/a/b" → "/a", "/a/b/" → "/a", "/a" → "/", "b" → "".
+public func parentDirectory(_ path: String) -> String {
+    var p = Substring(path)
+    while p.count > 1, p.hasSuffix("/") { p = p.dropLast() }
+    guard let slash = p.lastIndex(of: "/") else { return "" }
+    let parent = p[..<slash]
+    return parent.isEmpty ? "/" : String(parent)
+}
+
+/// `$HOME`, or the home directory the password database gives the user alarmd runs as.
+public func homeDirectory() -> String {
+    if let home = getenv("HOME"), home.pointee != 0 { return String(cString: home) }
+    if let entry = getpwuid(getuid()), let dir = entry.pointee.pw_dir { return String(cString: dir) }
+    return "/"
+}
+
+/// What the symbolic link `path` points to, as written in it; nil when it is no link.
+public func linkTarget(_ path: String) -> String? {
+    var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+    let n = readlink(path, &buffer, buffer.count - 1)
+    guard n >= 0 else { return nil }
+    return String(decoding: buffer[..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+}
+
+/// This process's environment, `NAME=value` by name (the first of a name wins, as `getenv` has it).
+public func processEnvironment() -> [String: String] {
+    var out: [String: String] = [:]
+    var entry = environ
+    while let pointer = entry.pointee {
+        let text = String(cString: pointer)
+        if let eq = text.firstIndex(of: "=") {
+            let name = String(text[..<eq])
+            if out[name] == nil { out[name] = String(text[text.index(after: eq)...]) }
+        }
+        entry += 1
+    }
+    return out
+}
