@@ -38,6 +38,8 @@ let package = Package(
 
         .executableTarget(name: "alarmd", dependencies: ["AlarmDaemon"], path: "Sources/alarmd"),
         .executableTarget(name: "alarmctl", dependencies: ["AlarmClient", "AlarmCore", "SDBus"], path: "Sources/alarmctl"),
+        // The floor `make bench` measures alarmd's idle memory and size against: sd-bus, SQLite, nothing else.
+        .executableTarget(name: "alarmd-floor", dependencies: ["SDBus", "CSQLite"], path: "tools/bench/Floor"),
         .executableTarget(name: "alarmd-bench", dependencies: ["AlarmCore", "SDBus", "CSystemd", "TestSupport"], path: "tools/bench/AlarmBench"),
 
         // Crash consistency (`make crash-test`): what the clients know must hold (CrashModel), and the
@@ -66,7 +68,7 @@ let package = Package(
         .testTarget(name: "AlarmCoreTests", dependencies: ["AlarmCore", "AlarmFuzzing", "TestSupport"], path: "Tests/AlarmCoreTests"),
         .testTarget(name: "AlarmClientTests", dependencies: ["AlarmClient", "AlarmCore", "TestSupport"], path: "Tests/AlarmClientTests"),
         .testTarget(name: "CrashModelTests", dependencies: ["CrashModel", "AlarmCore"], path: "Tests/CrashModelTests"),
-        .testTarget(name: "IntegrationTests", dependencies: ["TestSupport", "SDBus", "AlarmCore", "AlarmDaemon", "AlarmClient", "CSystemd", "alarmd", "alarmctl", "alarmd-test-peer", "alarmd-bench", "alarmd-crash", "alarmd-fuzz-bus", "alarmd-zone-oracle"],
+        .testTarget(name: "IntegrationTests", dependencies: ["TestSupport", "SDBus", "AlarmCore", "AlarmDaemon", "AlarmClient", "CSystemd", "alarmd", "alarmctl", "alarmd-test-peer", "alarmd-bench", "alarmd-floor", "alarmd-crash", "alarmd-fuzz-bus", "alarmd-zone-oracle"],
                     path: "Tests/IntegrationTests"),
     ],
     swiftLanguageModes: [.v6]

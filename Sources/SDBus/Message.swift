@@ -191,6 +191,22 @@ public final class Message {
         try sendReply { (reply) throws(BusError) in try reply.append(values) }
     }
 
+    /// Sends a method return that `build` fills value by value (with `openContainer`, `append`,
+    /// `closeContainer`): a list of thousands can be made one item at a time, each dropped once
+    /// appended, so that it exists whole only in the message, never also as values.
+    public func reply(building build: (Message) throws(BusError) -> Void) throws(BusError) {
+        try sendReply(build)
+    }
+
+    /// Opens an array (`a`, its element signature), a struct (`r`), a dict entry (`e`) or a variant (`v`).
+    public func openContainer(_ type: Character, _ contents: String) throws(BusError) {
+        try check(sd_bus_message_open_container(handle, CChar(type.asciiValue!), contents), "open '\(type)'")
+    }
+
+    public func closeContainer() throws(BusError) {
+        try check(sd_bus_message_close_container(handle), "close container")
+    }
+
     /// A method return carrying one unix fd (logind's Inhibit, for test peers).
     public func replyUnixFD(_ fd: Int32) throws(BusError) {
         try sendReply { (reply) throws(BusError) in

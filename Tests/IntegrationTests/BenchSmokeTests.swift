@@ -60,10 +60,20 @@ import TestSupport
             #expect(r["get_alarms_count"] as? Int == r["size"] as? Int)
             #expect(r["pages_count"] as? Int == r["size"] as? Int)
             for key in ["schedule", "cancel", "store", "restart_s", "rss_kib", "stop_s"] { #expect(r[key] != nil, "figure4.\(key)") }
+            // Memory at every phase: a peak is never below what was resident when its window closed.
+            for key in ["rss_after_fill_kib", "peak_fill_kib", "peak_get_alarms_kib", "peak_pages_kib", "peak_default_pages_kib", "peak_restart_kib", "rss_idle_kib"] {
+                #expect((r[key] as? Int ?? 0) > 0, "figure4.\(key)")
+            }
+            #expect((r["peak_fill_kib"] as? Int ?? 0) >= (r["rss_after_fill_kib"] as? Int ?? .max))
+            #expect((r["peak_restart_kib"] as? Int ?? 0) >= (r["rss_after_restart_kib"] as? Int ?? .max))
             // SIGTERM: a clean exit that closed the store.
             #expect(r["stop_exit_code"] as? Int == 0 && r["wal_after_stop"] as? Int == 0)
         }
         #expect(f4["empty_rss_kib"] is Int && (f4["targets"] as? [Any])?.count == 6)
+        // The floor beside it, measured in the same run, and the sizes of what was built.
+        #expect((f4["floor_rss_kib"] as? Int ?? 0) > 0, "alarmd-floor ran beside alarmd")
+        let sizes = try #require(f4["binary_bytes"] as? [String: Any])
+        #expect(Set(sizes.keys) == ["alarmd", "alarmctl", "alarmd-floor"] && sizes.values.allSatisfy { ($0 as? Int ?? 0) > 0 })
 
         let f5 = try #require(json["figure5"] as? [String: Any])
         #expect((f5["rows"] as? [Any])?.count == 2 && (f5["memory"] as? [Any])?.count == 2)
@@ -76,7 +86,7 @@ import TestSupport
 
         // Every figure printed beside its baseline.
         for heading in ["Figure 1", "Figure 2", "Figure 3", "Figure 4", "Figure 5", "Figure 6", "Ping (baseline)", "timerfd in subscriber (baseline)",
-                        "empty store (baseline)", "timerfd in a helper process (baseline)", "targets"] {
+                        "empty store (baseline)", "alarmd-floor", "binaries: alarmd", "timerfd in a helper process (baseline)", "targets"] {
             #expect(printed.contains(heading), "output lacks \(heading)")
         }
     }

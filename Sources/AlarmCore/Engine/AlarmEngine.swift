@@ -69,8 +69,8 @@ public final class AlarmEngine {
 
     /// Up to `limit` of the alarms `app` may see whose ids sort after `after`, in id order: a cursor
     /// that stays valid while alarms come and go between pages.
-    public func alarms(visibleTo app: String, after: String, limit: Int) -> [Alarm] {
-        guard limit > 0 else { return [] }
+    public func alarms(visibleTo app: String, after: String, limit: Int) -> AlarmSelection {
+        guard limit > 0 else { return AlarmSelection(slots: slots, order: []) }
         let visible: (Alarm) -> Bool
         if after.isEmpty {
             visible = { app.isEmpty || $0.appId == app }
@@ -79,14 +79,17 @@ public final class AlarmEngine {
         } else {
             visible = { $0.id > after && (app.isEmpty || $0.appId == app) }
         }
-        var candidates: [(key: AlarmKey, slot: Int32)] = []
-        for (i, a) in slots.enumerated() where visible(a) { candidates.append((a.key, Int32(i))) }
-        if limit == 1 { return candidates.min { $0.key < $1.key }.map { [slots[Int($0.slot)]] } ?? [] }
-        return candidates.sorted { $0.key < $1.key }.prefix(limit).map { slots[Int($0.slot)] }
+        var page = SmallestSelection<(key: AlarmKey, slot: Int32)>(capacity: limit) { $0.key < $1.key }
+        for (i, a) in slots.enumerated() where visible(a) { page.offer((a.key, Int32(i))) }
+        return AlarmSelection(slots: slots, order: page.sorted().map(\.slot))
     }
 
-    public func alarms(visibleTo app: String) -> [Alarm] {
-        slots.filter { app.isEmpty || $0.appId == app }.sorted { ($0.fireTime, $0.key) < ($1.fireTime, $1.key) }
+    /// The alarms `app` may see (all for ""), soonest first.
+    public func alarms(visibleTo app: String) -> AlarmSelection {
+        var order: [Int32] = []
+        for (i, a) in slots.enumerated() where app.isEmpty || a.appId == app { order.append(Int32(i)) }
+        order.sort { (slots[Int($0)].fireTime, slots[Int($0)].key) < (slots[Int($1)].fireTime, slots[Int($1)].key) }
+        return AlarmSelection(slots: slots, order: order)
     }
 
     public func alarmCount(of app: String) -> Int { perApp[app] ?? 0 }
@@ -485,6 +488,17 @@ public final class AlarmEngine {
 }
 
 /// The engine's alarms as a read-only table: by id (any spelling `AlarmID.normalize` accepts) or by key.
+/// Alarms of the engine in a chosen order, read in place: the engine's storage (shared, not copied)
+/// and the slots to read, 4 bytes an alarm. A list of 100,000 alarms as a copy is tens of MiB.
+public struct AlarmSelection: RandomAccessCollection {
+    fileprivate let slots: [Alarm]
+    fileprivate let order: [Int32]
+
+    public var startIndex: Int { 0 }
+    public var endIndex: Int { order.count }
+    public subscript(position: Int) -> Alarm { slots[Int(order[position])] }
+}
+
 public struct AlarmTable {
     fileprivate let slots: [Alarm]
     fileprivate let index: SlotIndex

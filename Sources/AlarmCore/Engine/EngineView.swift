@@ -13,8 +13,8 @@ public protocol EngineView: AnyObject {
     /// The earliest instant at which time alone changes something.
     var nextDeadline: USec? { get }
     func authorization(for app: String) -> AuthorizationState
-    func alarms(visibleTo app: String) -> [Alarm]
-    func alarms(visibleTo app: String, after: String, limit: Int) -> [Alarm]
+    func alarms(visibleTo app: String) -> AlarmSelection
+    func alarms(visibleTo app: String, after: String, limit: Int) -> AlarmSelection
 }
 
 extension AlarmEngine: EngineView {}

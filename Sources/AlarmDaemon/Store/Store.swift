@@ -86,6 +86,7 @@ final class Store: @unchecked Sendable {
             try exec("PRAGMA journal_mode=WAL")
             try exec("PRAGMA synchronous=FULL")
             try exec("PRAGMA wal_autocheckpoint=0")
+            try exec("PRAGMA cache_size=-256")
             try exec("PRAGMA journal_size_limit=\(Store.walSizeLimit)")
             // Replaces the automatic checkpointer (itself a WAL hook): only counts.
             sqlite3_wal_hook(db, { context, _, _, frames in
@@ -558,7 +559,7 @@ private final class Checkpointer: @unchecked Sendable {
         var copied: Int?
         if db == nil {
             if sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, nil) == SQLITE_OK {
-                sqlite3_exec(db, "PRAGMA synchronous=FULL", nil, nil, nil)
+                sqlite3_exec(db, "PRAGMA synchronous=FULL; PRAGMA cache_size=-256", nil, nil, nil)
             } else {
                 Log.warning("store: no connection for checkpoints: \(String(cString: sqlite3_errmsg(db)))")
                 sqlite3_close_v2(db)

@@ -9,7 +9,11 @@ import TestSupport
 // Figure 4, at each size: Schedule and Cancel latency (a few hundred synchronous calls each at that
 // size), resident memory, the store on disk, reading every alarm back (GetAlarms, and all pages of
 // GetAlarmsPage), and the time from spawning alarmd after `kill -9` to its name being owned;
-// ratios against the 1k values, and an empty store's idle RSS as baseline. Figure 3, at 10k:
+// ratios against the 1k values, and an empty store's idle RSS as baseline. Memory at each size:
+// right after filling, the peak of each phase (filling, GetAlarms, paging, the restart that loads
+// everything; VmHWM, reset between phases), and once idle (the committer hands freed memory back
+// a second after the last call). The empty alarmd's idle RSS and binary size are set beside
+// alarmd-floor's: sd-bus, SQLite and the static Swift runtime with FoundationEssentials, nothing more. Figure 3, at 10k:
 // wake-ups and syscalls of the (restarted) daemon while nobody calls it, against an alarmd with an
 // empty store on its own bus measured in the same window.
 
@@ -30,8 +34,23 @@ struct SizeRow: Codable {
     var fill_first_error: String?
     var schedule: Latency
     var cancel: Latency
+    /// After the reads (GetAlarms, pages) and the Schedule/Cancel samples.
     var rss_kib: Int
     var rss_anon_kib: Int
+    var rss_after_fill_kib: Int
+    /// The most resident at any moment of filling, of one GetAlarms, of reading every page, of the
+    /// restart that loads every alarm.
+    var peak_fill_kib: Int
+    var peak_get_alarms_kib: Int
+    var peak_pages_kib: Int
+    /// Reading every page of the contract's default size (max_count 0: 1,000), as alarmd's clients do.
+    var peak_default_pages_kib: Int
+    var default_pages: Int
+    var peak_restart_kib: Int
+    /// Once idle after the reads.
+    var rss_idle_kib: Int
+    /// The most at any moment of what clients do: filling, a GetAlarms, paging as alarmd's clients page, loading.
+    var peak_kib: Int { max(peak_fill_kib, peak_get_alarms_kib, peak_default_pages_kib, peak_restart_kib) }
     var rss_after_restart_kib: Int
     var rss_after_restart_anon_kib: Int
     var store: StoreBytes
@@ -51,6 +70,11 @@ struct SizeRow: Codable {
 struct Figure4: Codable {
     var empty_rss_kib: Int
     var empty_rss_anon_kib: Int
+    /// alarmd-floor beside it on the same bus: the baseline for idle memory and binary size.
+    var floor_rss_kib: Int?
+    var floor_rss_anon_kib: Int?
+    /// Bytes of alarmd, alarmctl (beside it) and alarmd-floor as built for the run.
+    var binary_bytes: [String: Int]
     var empty_start_s: Double
     var fill_workers: Int
     var fill_in_flight_per_worker: Int
@@ -149,11 +173,12 @@ final class ScaleRun {
         return (o.latency, nil, countArray(o.message, "a{sv}"))
     }
 
-    func pages() throws -> (us: Double, pages: Int, count: Int) {
+    /// Every page of `size` alarms (0: the contract's default, 1,000, which alarmd's clients ask for).
+    func pages(size: Int) throws -> (us: Double, pages: Int, count: Int) {
         let t0 = monoUSec()
         var after = "", pages = 0, count = 0
         repeat {
-            let o = try daemon.control.sync("GetAlarmsPage", [.string(after), .uint32(UInt32(cfg.pageSize))])
+            let o = try daemon.control.sync("GetAlarmsPage", [.string(after), .uint32(UInt32(size))])
             if let e = o.error { throw BenchError("GetAlarmsPage: \(e)") }
             count += countArray(o.message, "a{sv}")
             guard case .string(let next)? = try o.message.read() else { throw BenchError("GetAlarmsPage: no next_after_id") }
@@ -230,14 +255,30 @@ func figures34(_ cfg: BenchConfig, work: String, want3: Bool, want4: Bool) throw
     say("")
     say("── Figure 4: alarmd at \(cfg.sizes.map { grouped($0) }.joined(separator: ", ")) far-future alarms (ratios against the first size) ──")
     let emptyStart = try run.daemon.start()
-    try pause(cfg.tiny ? 0.2 : 1)
+    let floor = try FloorProbe(beside: cfg.alarmd, bus: run.bus, control: run.daemon.control, dir: work + "/floor")
+    try pause(cfg.tiny ? 0.2 : 1.5)
     let (emptyRSS, emptyAnon, _) = rssBreakdown(run.daemon.pid)
-    say("empty store: start \(us(emptyStart * 1e6)), idle RSS \(mib(emptyRSS)) of which anonymous \(mib(emptyAnon)) (baseline)")
+    let floorRSS = floor.map { rssBreakdown($0.pid) }
+    floor?.stop()
+    say("empty store: start \(us(emptyStart * 1e6)), idle RSS \(mib(emptyRSS)) of which anonymous \(mib(emptyAnon))"
+        + (floorRSS.map { " — alarmd-floor \(mib($0.total)) (anonymous \(mib($0.anon))): \(ratio(Double(emptyRSS), Double($0.total)))" }
+           ?? " — no alarmd-floor beside alarmd to compare with"))
+    var binaries: [String: Int] = [:]
+    let directory = (cfg.alarmd as NSString).deletingLastPathComponent
+    for (name, path) in [("alarmd", cfg.alarmd), ("alarmctl", directory + "/alarmctl"), ("alarmd-floor", directory + "/alarmd-floor")] {
+        if let n = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int { binaries[name] = n }
+    }
+    let floorBytes = binaries["alarmd-floor"].map(Double.init)
+    say("binaries: " + ["alarmd", "alarmctl", "alarmd-floor"].compactMap { name in
+        binaries[name].map { n in "\(name) \(bytes(n))" + (floorBytes.map { name == "alarmd-floor" ? "" : " \(ratio(Double(n), $0))" } ?? "") }
+    }.joined(separator: ", "))
     var rows: [SizeRow] = []
     var fig3: Figure3?
     let sizes = want4 ? cfg.sizes : Array(cfg.sizes.prefix(2))
     for target in sizes {
+        resetPeakRSS(run.daemon.pid)
         let f = try run.fill(to: target)
+        let rssAfterFill = rssKiB(run.daemon.pid), peakFill = peakRSSKiB(run.daemon.pid)
         let partial = run.size < target
         say(String(format: "filled to %@ in %.1f s (%.0f Schedule/s from %d processes × %d in flight%@)%@",
                    grouped(run.size), f.seconds, Double(f.done) / max(f.seconds, 1e-9), cfg.fillWorkers, cfg.fillDepth,
@@ -245,13 +286,23 @@ func figures34(_ cfg: BenchConfig, work: String, want3: Bool, want4: Bool) throw
                    partial ? " — the fill budget (\(Int(cfg.fillBudget)) s) ran out before \(grouped(target))" : ""))
         if f.errors > 0 { say("fill errors: \(f.errors), first: \(f.firstError)") }
         let (schedule, cancel) = try run.samples()
+        resetPeakRSS(run.daemon.pid)
         let ga = try run.getAlarms()
-        let pg = try run.pages()
+        let peakGetAlarms = peakRSSKiB(run.daemon.pid)
+        resetPeakRSS(run.daemon.pid)
+        let pg = try run.pages(size: cfg.pageSize)
+        let peakPages = peakRSSKiB(run.daemon.pid)
+        resetPeakRSS(run.daemon.pid)
+        let defaultPages = try run.pages(size: 0)
+        let peakDefaultPages = peakRSSKiB(run.daemon.pid)
         let rss = rssBreakdown(run.daemon.pid)
+        try pause(cfg.tiny ? 0.2 : 2)
+        let rssIdle = rssKiB(run.daemon.pid)
         let b = run.daemon.storeBytes
         try run.daemon.kill9()
         let restart = try run.daemon.start()
         let rssRestart = rssBreakdown(run.daemon.pid)
+        let peakRestart = peakRSSKiB(run.daemon.pid)
         // A clean stop with everything loaded and the WAL left by the kill: alarmd closes the store,
         // which checkpoints the log into the database.
         let stop = try run.daemon.terminate()
@@ -260,6 +311,9 @@ func figures34(_ cfg: BenchConfig, work: String, want3: Bool, want4: Bool) throw
         rows.append(SizeRow(target: target, size: run.size, fill_s: f.seconds, fill_per_s: Double(f.done) / max(f.seconds, 1e-9),
                             fill_limit_hits: f.limitHits, fill_errors: f.errors, fill_first_error: f.firstError.isEmpty ? nil : f.firstError,
                             schedule: schedule, cancel: cancel, rss_kib: rss.total, rss_anon_kib: rss.anon,
+                            rss_after_fill_kib: rssAfterFill, peak_fill_kib: peakFill, peak_get_alarms_kib: peakGetAlarms,
+                            peak_pages_kib: peakPages, peak_default_pages_kib: peakDefaultPages,
+                            default_pages: defaultPages.pages, peak_restart_kib: peakRestart, rss_idle_kib: rssIdle,
                             rss_after_restart_kib: rssRestart.total, rss_after_restart_anon_kib: rssRestart.anon,
                             store: StoreBytes(db: b.db, wal: b.wal, shm: b.shm), get_alarms_us: ga.us, get_alarms_error: ga.error,
                             get_alarms_count: ga.count, pages_us: pg.us, pages: pg.pages, pages_count: pg.count, restart_s: restart,
@@ -284,8 +338,15 @@ func figures34(_ cfg: BenchConfig, work: String, want3: Bool, want4: Bool) throw
     add("Schedule p99", { $0.schedule.p99_us }, us)
     add("Cancel p50", { $0.cancel.p50_us }, us)
     add("Cancel p99", { $0.cancel.p99_us }, us)
-    add("RSS (running)", { Double($0.rss_kib) }, { mib(Int($0)) })
+    add("RSS after filling", { Double($0.rss_after_fill_kib) }, { mib(Int($0)) })
+    add("  peak while filling", { Double($0.peak_fill_kib) }, { mib(Int($0)) })
+    add("  peak in GetAlarms", { Double($0.peak_get_alarms_kib) }, { mib(Int($0)) })
+    add("  peak reading pages of 1,000", { Double($0.peak_default_pages_kib) }, { mib(Int($0)) })
+    add("  peak reading pages of \(grouped(cfg.pageSize))", { Double($0.peak_pages_kib) }, { mib(Int($0)) })
+    add("RSS after the reads", { Double($0.rss_kib) }, { mib(Int($0)) })
     add("  anonymous", { Double($0.rss_anon_kib) }, { mib(Int($0)) })
+    add("RSS once idle", { Double($0.rss_idle_kib) }, { mib(Int($0)) })
+    add("  peak loading at restart", { Double($0.peak_restart_kib) }, { mib(Int($0)) })
     add("RSS after restart", { Double($0.rss_after_restart_kib) }, { mib(Int($0)) })
     add("  anonymous", { Double($0.rss_after_restart_anon_kib) }, { mib(Int($0)) })
     add("store (sqlite + wal)", { Double($0.store.db_and_wal) }, { bytes(Int($0)) })
@@ -310,8 +371,12 @@ func figures34(_ cfg: BenchConfig, work: String, want3: Bool, want4: Bool) throw
     let last = rows[rows.count - 1]
     let lastName = grouped(last.size) + (last.size < last.target ? " (short of \(grouped(last.target)))" : "")
     var targets = [
-        Target("RSS ≤ 64 MiB at \(grouped(cfg.sizes[2]))", value: Double(max(last.rss_kib, last.rss_after_restart_kib)) / 1024,
-               limit: 64, unit: "MiB", note: "\(mib(max(last.rss_kib, last.rss_after_restart_kib))) at \(lastName)"),
+        Target("RSS ≤ 48 MiB at any moment at \(grouped(cfg.sizes[2])) (filling, GetAlarms, paging by 1,000 as clients do, loading)",
+               value: Double(max(last.peak_kib, last.rss_after_restart_kib)) / 1024, limit: 48, unit: "MiB",
+               note: "peaks \(mib(last.peak_fill_kib)) filling, \(mib(last.peak_get_alarms_kib)) in GetAlarms"
+                   + (last.get_alarms_error == nil ? "" : " (refused)")
+                   + ", \(mib(last.peak_default_pages_kib)) paging by 1,000, \(mib(last.peak_restart_kib)) loading; \(mib(last.rss_idle_kib)) once idle, at \(lastName)"
+                   + " (pages of \(grouped(cfg.pageSize)), the most a page may hold: \(mib(last.peak_pages_kib)))"),
         Target("Schedule p99 ≤ 2 × its \(grouped(base.size)) value", value: last.schedule.p99_us, limit: 2 * base.schedule.p99_us, unit: "µs",
                note: "\(us(last.schedule.p99_us)) at \(lastName) vs \(us(base.schedule.p99_us)) (\(ratio(last.schedule.p99_us, base.schedule.p99_us)))"),
         Target("Cancel p99 ≤ 2 × its \(grouped(base.size)) value", value: last.cancel.p99_us, limit: 2 * base.cancel.p99_us, unit: "µs",
@@ -320,15 +385,17 @@ func figures34(_ cfg: BenchConfig, work: String, want3: Bool, want4: Bool) throw
         Target("SIGTERM ends alarmd well under 1 s (≤ 0.25 s) at \(grouped(cfg.sizes[2])), exit code 0",
                value: last.stop_exit_code == 0 ? last.stop_s : .infinity, limit: 0.25, unit: "s",
                note: "\(us(last.stop_s * 1e6)) at \(lastName), exit code \(last.stop_exit_code.map(String.init) ?? "none")"),
-        Target("idle empty-store RSS ≤ 16 MiB", value: Double(emptyRSS) / 1024, limit: 16, unit: "MiB",
-               note: "\(mib(emptyRSS)), of which anonymous \(mib(emptyAnon))"),
+        Target("idle empty-store RSS ≤ 12 MiB", value: Double(emptyRSS) / 1024, limit: 12, unit: "MiB",
+               note: "\(mib(emptyRSS)), of which anonymous \(mib(emptyAnon))"
+                   + (floorRSS.map { "; alarmd-floor \(mib($0.total)) (\(ratio(Double(emptyRSS), Double($0.total))))" } ?? "")),
     ]
     if last.size < last.target {
         targets.append(Target("filled to \(grouped(last.target)) within the fill budget", value: Double(last.size), limit: Double(last.target),
                               unit: "alarms", atMost: false, note: "\(grouped(last.size)) in \(Int(cfg.fillBudget)) s"))
     }
     printTargets(targets, tiny: cfg.tiny)
-    let fig4 = Figure4(empty_rss_kib: emptyRSS, empty_rss_anon_kib: emptyAnon, empty_start_s: emptyStart, fill_workers: cfg.fillWorkers,
+    let fig4 = Figure4(empty_rss_kib: emptyRSS, empty_rss_anon_kib: emptyAnon, floor_rss_kib: floorRSS?.total,
+                       floor_rss_anon_kib: floorRSS?.anon, binary_bytes: binaries, empty_start_s: emptyStart, fill_workers: cfg.fillWorkers,
                        fill_in_flight_per_worker: cfg.fillDepth, fill_budget_s: cfg.fillBudget, fill_total_s: run.fillSeconds,
                        reached_all_sizes: last.size >= last.target && rows.count == cfg.sizes.count, rows: rows, targets: targets)
     return (fig3, fig4)
@@ -371,4 +438,33 @@ func figure3(_ cfg: BenchConfig, work: String, pending: BenchDaemon, size: Int) 
     ]
     printTargets(targets, tiny: cfg.tiny)
     return Figure3(alarms_pending: size, window_s: cfg.idleWindow, strace_window_s: cfg.idleWindow, pending: p, empty: e, targets: targets)
+}
+
+/// alarmd-floor (tools/bench/Floor) on the run's bus, up once it answers Ping; nil when it was not
+/// built beside the alarmd measured.
+final class FloorProbe {
+    let child: Child
+    var pid: pid_t { child.pid }
+
+    init?(beside alarmd: String, bus: BenchBus, control: Pipeline, dir: String) throws {
+        let path = (alarmd as NSString).deletingLastPathComponent + "/alarmd-floor"
+        guard FileManager.default.isExecutableFile(atPath: path) else { return nil }
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        child = try Child(path, ["--bus-address", bus.address, "--state-dir", dir], stderrPath: dir + "/floor.log")
+        let deadline = monoUSec() + 30_000_000
+        func answers() -> Bool {
+            guard let o = try? control.sync("Ping", interface: "org.alarmd.Floor1", destination: "org.alarmd.Floor1",
+                                            path: "/org/alarmd/Floor1", timeout: 5) else { return false }
+            return o.error == nil
+        }
+        while !answers() {
+            if child.exited || monoUSec() > deadline { throw BenchError("alarmd-floor did not answer:\n" + tail(of: dir + "/floor.log")) }
+            try pause(0.05)
+        }
+    }
+
+    func stop() {
+        child.signal(SIGTERM)
+        child.wait(timeout: 10)
+    }
 }

@@ -120,6 +120,17 @@ func rssBreakdown(_ pid: pid_t) -> (total: Int, anon: Int, file: Int) {
     return (statusField(s, "VmRSS") ?? 0, statusField(s, "RssAnon") ?? 0, statusField(s, "RssFile") ?? 0)
 }
 
+/// The most memory the process has had resident (KiB) since it started or since `resetPeakRSS`.
+func peakRSSKiB(_ pid: pid_t) -> Int { statusField(procFile("/proc/\(pid)/status"), "VmHWM") ?? 0 }
+
+/// Starts a new peak-RSS window: the kernel sets VmHWM back to the current RSS (proc(5), clear_refs 5).
+func resetPeakRSS(_ pid: pid_t) {
+    let fd = open("/proc/\(pid)/clear_refs", O_WRONLY)
+    guard fd >= 0 else { return }
+    _ = write(fd, "5", 1)
+    close(fd)
+}
+
 /// What the scheduler saw of a process, summed over its threads.
 struct SchedCounters {
     var voluntary = 0, involuntary = 0, runs = 0, cpuNs = 0, threads = 0

@@ -136,7 +136,7 @@ public struct CoreFuzzer {
         default:
             // An alarm that exists now, of the caller (most calls of a real client name its own),
             // mostly with a method its state allows.
-            let mine = engine.alarms(visibleTo: caller)
+            let mine = Array(engine.alarms(visibleTo: caller))
             guard !mine.isEmpty else { command = .cancel(id: hostile.alarmID(&c, known: known)); break }
             let alarm = c.pick(mine)
             let id = c.chance(200) ? alarm.id : hostile.alarmID(&c, known: [alarm.id])
