@@ -13,8 +13,11 @@ let package = Package(
         // C libraries from Debian, wrapped by module maps (headers live in /usr/include).
         .systemLibrary(name: "CSystemd", path: "Sources/CSystemd"),
         .systemLibrary(name: "CSQLite", path: "Sources/CSQLite"),
-        .systemLibrary(name: "CCanberra", path: "Sources/CCanberra"),
-        .systemLibrary(name: "CPulse", path: "Sources/CPulse"),
+        // libcanberra and libpulse: their headers, and a pointer to each function alarmd calls, which
+        // dlopen fills on first use (CDlopen), so that an idle alarmd maps neither library nor all they load.
+        .target(name: "CDlopen", path: "Sources/CDlopen"),
+        .target(name: "CCanberra", dependencies: ["CDlopen"], path: "Sources/CCanberra"),
+        .target(name: "CPulse", dependencies: ["CDlopen"], path: "Sources/CPulse"),
 
         // The wire value: a D-Bus value in pure Swift, the leaf both layers below share.
         .target(name: "BusValue", path: "Sources/BusValue"),

@@ -13,14 +13,16 @@ final class Harness {
 
     private var extraArgs: [String] = []
     private var environment: [String: String] = [:]
+    private var launcher: [String] = []
     /// The test notification server, when the test asked for one.
     private(set) var notifier: NotificationPeer?
 
     /// `config`: the text of alarmd.conf; `notifications`: start the test notification server first;
-    /// `desktopEntries`: app id → desktop file text, found through XDG_DATA_HOME.
+    /// `desktopEntries`: app id → desktop file text, found through XDG_DATA_HOME; `launcher`: see DaemonProcess.
     init(config: String? = nil, notifications: Bool = false, desktopEntries: [String: String] = [:],
-         extraArgs moreArgs: [String] = [], environment env: [String: String] = [:]) throws {
+         extraArgs moreArgs: [String] = [], environment env: [String: String] = [:], launcher: [String] = []) throws {
         bus = try TestBus()
+        self.launcher = launcher
         extraArgs = moreArgs + ["--sounds-dir", Products.sourceRoot + "/data/sounds"]
         environment = env
         if let config {
@@ -50,7 +52,8 @@ final class Harness {
     func start() throws {
         client = try Client(address: bus.address)
         try client.subscribe()
-        daemon = try DaemonProcess(bus: bus, stateDir: state.path + "/state", extraArgs: extraArgs, environment: environment)
+        daemon = try DaemonProcess(bus: bus, stateDir: state.path + "/state", extraArgs: extraArgs, environment: environment,
+                                   launcher: launcher)
     }
 
     /// Ends the daemon (SIGKILL or SIGTERM), waits until the bus has forgotten it, and starts a new one.

@@ -129,6 +129,71 @@ let silent = 5.0
         #expect(error.contains("alarm-clock-elapsed"))
     }
 
+    /// libcanberra and libpulse, and all they bring along, cost an idle alarmd memory for code it uses only
+    /// while something rings: alarmd opens them when the first alarm rings, and keeps them from then on.
+    @Test func theSoundLibrariesAreLoadedWhenTheFirstAlarmRings() throws {
+        let pulse = try PulseServer()
+        let rec = try SinkRecorder(pulse)
+        let h = try Harness(environment: pulse.clientEnvironment)
+        let c = h.client!
+        let libraries = ["libcanberra.so", "libcanberra-pulse.so", "libpulse.so", "libpulsecommon", "libsndfile.so"]
+        let maps = "/proc/\(h.daemon.process.pid)/maps"
+        func mapped() -> [String] {
+            let text = readText(maps)
+            return libraries.filter { text.contains("/" + $0) }
+        }
+        c.pump(0.5)
+        #expect(readText(maps).contains("/libsystemd.so"), "alarmd's maps can be read")
+        #expect(mapped().isEmpty, "an idle alarmd has mapped \(mapped())")
+
+        let path = try c.schedule([("title", .string("Tea")), ("duration", .uint32(1)), ("sound", .string("beacon"))])
+        #expect(c.waitForState(path, "alerting"))
+        let alertAt = try c.fireTime(path)
+        c.pump(max(0, 2.0 - Date().timeIntervalSince(alertAt)))
+        let whileRinging = mapped()
+        try c.call("Stop", [.string(AlarmID.id(fromPath: path)!)])
+        let stoppedAt = Date()
+        c.pump(0.5)
+        rec.waitUntilRecorded(Date())
+        let ringing = rec.rms(from: alertAt.addingTimeInterval(0.3), to: stoppedAt.addingTimeInterval(-0.2))
+        print("RMS while the first alarm rang: \(ringing); mapped then: \(whileRinging)")
+        #expect(whileRinging == libraries, "loaded for the first ring, canberra's pulse backend too")
+        #expect(ringing > audible, "heard through the real sound server")
+        #expect(h.daemon.log.contains("loop 1 of file \(Products.sourceRoot)/data/sounds/beacon.oga"))
+        #expect(h.daemon.log.contains("output: sink 'alarmsink'"), "the output guard talked to the server: \(h.daemon.log)")
+        #expect(mapped() == libraries, "kept once loaded, as a linked library would be")
+    }
+
+    /// Where libcanberra and libpulse cannot be loaded (here hidden from alarmd in a mount namespace of
+    /// its own), alarms alert all the same, the sound error says why, and the log says it once.
+    @Test(.enabled(if: geteuid() == 0, "needs root for a mount namespace")) func withoutTheSoundLibrariesAlarmsStillAlert() throws {
+        let cache = try runCommand("/sbin/ldconfig", ["-p"]).out.split(separator: "\n")
+        let files = try ["libcanberra.so.0", "libpulse.so.0"].map { soname in
+            let line = try #require(cache.first { $0.contains(soname + " (") && $0.contains("=> ") }, "\(soname) in ld.so.cache")
+            return String(line[line.range(of: "=> ")!.upperBound...])
+        }
+        let hide = files.map { "mount --bind /dev/null '\($0)'" }.joined(separator: " && ")
+        let h = try Harness(launcher: ["/usr/bin/unshare", "--mount", "--propagation", "private",
+                                       "/bin/sh", "-c", hide + " && exec \"$@\"", "sh"])
+        let c = h.client!
+        let a = try c.schedule([("title", .string("One")), ("duration", .uint32(1))])
+        #expect(c.waitForState(a, "alerting"))
+        #expect(c.waitFor { s in s.contains { $0.path == a && !($0.changed["SoundError"]?.stringValue ?? "").isEmpty } })
+        let error = try c.property(a, alarmInterface, "SoundError").stringValue ?? ""
+        print("SoundError without libcanberra: \(error)")
+        #expect(error.hasPrefix("libcanberra is not available (") && error.contains("libcanberra.so.0"), "\(error)")
+        #expect(h.daemon.logs("output: no sound server (") && h.daemon.log.contains("libpulse.so.0"), "\(h.daemon.log)")
+        try c.call("Stop", [.string(AlarmID.id(fromPath: a)!)])
+        let b = try c.schedule([("title", .string("Two")), ("duration", .uint32(1))])
+        #expect(c.waitForState(b, "alerting"), "alarmd still alerts")
+        #expect(c.waitFor { s in s.contains { $0.path == b && !($0.changed["SoundError"]?.stringValue ?? "").isEmpty } })
+        #expect(try c.property(b, alarmInterface, "State") == .string("alerting"), "alarmd still answers")
+        #expect(h.daemon.process.wait(timeout: 0.1) == nil, "alarmd runs")
+        let log = h.daemon.log
+        #expect(log.components(separatedBy: "libcanberra: cannot load it").count == 2, "said once: \(log)")
+        #expect(log.components(separatedBy: "output: no sound server").count == 2, "said once: \(log)")
+    }
+
     @Test func ringTimeoutStopsTheSoundAndReportsAMissedAlarm() throws {
         let pulse = try PulseServer()
         let rec = try SinkRecorder(pulse)

@@ -105,4 +105,15 @@ struct LinkageTests {
             #expect(!r.out.contains(library), "\(name) loads \(library)")
         }
     }
+
+    /// libpulse and libcanberra are opened when first needed, not at start (RingingTests checks when):
+    /// neither they nor what they bring along (codecs, X11, libdbus) are in alarmd's dependencies.
+    @Test func noSoundLibrariesAtStart() throws {
+        let r = try runCommand("/usr/bin/ldd", [Products.directory + "/alarmd"])
+        #expect(r.status == 0, "\(r.err)")
+        #expect(r.out.contains("libsystemd.so"), "ldd read it: \(r.out)")
+        for library in ["libpulse.so", "libpulsecommon", "libcanberra.so", "libsndfile.so", "libX11.so", "libdbus-1.so"] {
+            #expect(!r.out.contains(library), "alarmd loads \(library) at start")
+        }
+    }
 }

@@ -6,14 +6,17 @@ public final class DaemonProcess {
     public let process: ChildProcess
     public let logPath: String
 
-    public init(bus: TestBus, stateDir: String, extraArgs: [String] = [], environment: [String: String] = [:]) throws {
+    /// `launcher`: a command that ends by exec'ing its arguments (alarmd and its own), so that the
+    /// process is alarmd's all the same; for a test that changes what alarmd finds on the machine.
+    public init(bus: TestBus, stateDir: String, extraArgs: [String] = [], environment: [String: String] = [:],
+                launcher: [String] = []) throws {
         logPath = stateDir + "/alarmd.log"
         try FileManager.default.createDirectory(atPath: stateDir, withIntermediateDirectories: true)
         // Hermetic by default: no real sound server, no real logind; tests that want them pass their own.
         var env = hermeticEnvironment()
         env.merge(environment) { _, new in new }
-        process = try ChildProcess(Products.alarmd, ["--bus-address", bus.address, "--state-dir", stateDir] + extraArgs,
-                                   environment: env, stderrPath: logPath)
+        let command = launcher + [Products.alarmd, "--bus-address", bus.address, "--state-dir", stateDir] + extraArgs
+        process = try ChildProcess(command[0], Array(command.dropFirst()), environment: env, stderrPath: logPath)
         let probe = try Client(address: bus.address)
         let deadline = Date().addingTimeInterval(20)
         while !probe.nameHasOwner(managerName) {

@@ -141,6 +141,10 @@ final class OutputGuard {
                 Log.warning("output: cannot watch libpulse's replies (\(error.message))")
             }
         }
+        if let why = PulseClient.loadLibrary() {
+            noServer(why)
+            return
+        }
         guard let inbox, let p = PulseClient(inbox: inbox, applicationName: "alarmd") else {
             noServer("libpulse could not start")
             return

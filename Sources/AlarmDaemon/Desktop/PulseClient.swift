@@ -37,28 +37,32 @@ final class PulseClient {
     /// Everything that is not a reply: connection state and subscription events.
     var onEvent: (Event) -> Void = { _ in }
 
+    /// Loads libpulse, which an idle alarmd does without (it is opened for the first connection and
+    /// stays): nil once it is there, else why it cannot be. Before any PulseClient.
+    static func loadLibrary() -> String? { loadSoundLibrary(alarmd_load_pulse) }
+
     /// Starts connecting; `onEvent(.connected)` or `.gone` follows. Nil when libpulse cannot even start.
     /// `inbox` outlives connections (the loop watches its pipe once), and its owner calls `drain()`.
     init?(inbox: PulseInbox, applicationName: String) {
-        guard let ml = pa_threaded_mainloop_new() else { return nil }
+        guard let ml = sym_pa_threaded_mainloop_new!() else { return nil }
         self.inbox = inbox
         mainloop = ml
-        let props = pa_proplist_new()
-        pa_proplist_sets(props, PA_PROP_APPLICATION_NAME, applicationName)
-        pa_proplist_sets(props, PA_PROP_APPLICATION_ID, "org.alarmd.AlarmManager1")
-        let ctx = pa_context_new_with_proplist(pa_threaded_mainloop_get_api(ml), applicationName, props)
-        pa_proplist_free(props)
+        let props = sym_pa_proplist_new!()
+        _ = sym_pa_proplist_sets!(props, PA_PROP_APPLICATION_NAME, applicationName)
+        _ = sym_pa_proplist_sets!(props, PA_PROP_APPLICATION_ID, "org.alarmd.AlarmManager1")
+        let ctx = sym_pa_context_new_with_proplist!(sym_pa_threaded_mainloop_get_api!(ml), applicationName, props)
+        sym_pa_proplist_free!(props)
         guard let ctx else {
-            pa_threaded_mainloop_free(ml)
+            sym_pa_threaded_mainloop_free!(ml)
             return nil
         }
         context = ctx
         let me = Unmanaged.passUnretained(inbox).toOpaque()
-        pa_context_set_state_callback(ctx, stateCallback, me)
-        pa_context_set_subscribe_callback(ctx, subscribeCallback, me)
+        sym_pa_context_set_state_callback!(ctx, stateCallback, me)
+        sym_pa_context_set_subscribe_callback!(ctx, subscribeCallback, me)
         // No autospawn: a daemon must not start a sound server behind the user's back. (From here on
         // a failed init still runs deinit, whose close() frees what was made.)
-        guard pa_context_connect(ctx, nil, PA_CONTEXT_NOAUTOSPAWN, nil) >= 0, pa_threaded_mainloop_start(ml) >= 0 else {
+        guard sym_pa_context_connect!(ctx, nil, PA_CONTEXT_NOAUTOSPAWN, nil) >= 0, sym_pa_threaded_mainloop_start!(ml) >= 0 else {
             close()
             return nil
         }
@@ -70,14 +74,14 @@ final class PulseClient {
     func close() {
         guard !closed else { return }
         closed = true
-        pa_threaded_mainloop_lock(mainloop)
-        pa_context_set_state_callback(context, nil, nil)
-        pa_context_set_subscribe_callback(context, nil, nil)
-        pa_context_disconnect(context)
-        pa_threaded_mainloop_unlock(mainloop)
-        pa_threaded_mainloop_stop(mainloop)
-        pa_context_unref(context)
-        pa_threaded_mainloop_free(mainloop)
+        sym_pa_threaded_mainloop_lock!(mainloop)
+        sym_pa_context_set_state_callback!(context, nil, nil)
+        sym_pa_context_set_subscribe_callback!(context, nil, nil)
+        sym_pa_context_disconnect!(context)
+        sym_pa_threaded_mainloop_unlock!(mainloop)
+        sym_pa_threaded_mainloop_stop!(mainloop)
+        sym_pa_context_unref!(context)
+        sym_pa_threaded_mainloop_free!(mainloop)
         waiting.removeAll()
         // libpulse's thread is gone: what it posted belongs to this connection only.
         _ = inbox.take()
@@ -86,37 +90,37 @@ final class PulseClient {
     // MARK: requests (loop thread)
 
     func subscribe() {
-        locked { _ = pa_operation_unref_if(pa_context_subscribe(context, alarmd_subscription_mask(), nil, nil)) }
+        locked { _ = pa_operation_unref_if(sym_pa_context_subscribe!(context, alarmd_subscription_mask(), nil, nil)) }
     }
 
     func defaultSink(_ done: @escaping (String?) -> Void) {
         request({ if case .defaultSink(let s) = $0 { done(s) } }) { box in
-            pa_context_get_server_info(context, serverInfoCallback, box)
+            sym_pa_context_get_server_info!(context, serverInfoCallback, box)
         }
     }
 
     /// The sink alarmd's own (canberra's) stream plays on, if one exists now.
     func ownStreamSink(_ done: @escaping (UInt32?) -> Void) {
         request({ if case .ownStreamSink(let s) = $0 { done(s) } }) { box in
-            pa_context_get_sink_input_info_list(context, sinkInputCallback, box)
+            sym_pa_context_get_sink_input_info_list!(context, sinkInputCallback, box)
         }
     }
 
     func sink(named name: String, _ done: @escaping (PulseSink?) -> Void) {
         request({ if case .sink(let s) = $0 { done(s) } }) { box in
-            pa_context_get_sink_info_by_name(context, name, sinkCallback, box)
+            sym_pa_context_get_sink_info_by_name!(context, name, sinkCallback, box)
         }
     }
 
     func sink(index: UInt32, _ done: @escaping (PulseSink?) -> Void) {
         request({ if case .sink(let s) = $0 { done(s) } }) { box in
-            pa_context_get_sink_info_by_index(context, index, sinkCallback, box)
+            sym_pa_context_get_sink_info_by_index!(context, index, sinkCallback, box)
         }
     }
 
     func setMute(_ sink: String, _ muted: Bool, _ done: @escaping (Bool) -> Void) {
         request({ if case .done(let ok) = $0 { done(ok) } }) { box in
-            pa_context_set_sink_mute_by_name(context, sink, muted ? 1 : 0, successCallback, box)
+            sym_pa_context_set_sink_mute_by_name!(context, sink, muted ? 1 : 0, successCallback, box)
         }
     }
 
@@ -124,7 +128,7 @@ final class PulseClient {
         var cv = pa_cvolume()
         volumes.withUnsafeBufferPointer { alarmd_cvolume_set(&cv, UInt32($0.count), $0.baseAddress) }
         request({ if case .done(let ok) = $0 { done(ok) } }) { box in
-            pa_context_set_sink_volume_by_name(context, sink, &cv, successCallback, box)
+            sym_pa_context_set_sink_volume_by_name!(context, sink, &cv, successCallback, box)
         }
     }
 
@@ -145,9 +149,9 @@ final class PulseClient {
 
     private func locked(_ body: () -> Void) {
         guard !closed else { return }
-        pa_threaded_mainloop_lock(mainloop)
+        sym_pa_threaded_mainloop_lock!(mainloop)
         body()
-        pa_threaded_mainloop_unlock(mainloop)
+        sym_pa_threaded_mainloop_unlock!(mainloop)
     }
 
     func drain() {
@@ -189,7 +193,7 @@ struct PulseSink {
 /// True when an operation was issued; its reference is dropped (its callback still runs).
 private func pa_operation_unref_if(_ op: OpaquePointer?) -> Bool {
     guard let op else { return false }
-    pa_operation_unref(op)
+    sym_pa_operation_unref!(op)
     return true
 }
 
@@ -239,9 +243,11 @@ final class PulseRequest: @unchecked Sendable {
 private let stateCallback: pa_context_notify_cb_t = { ctx, userdata in
     guard let ctx, let userdata else { return }
     let inbox = Unmanaged<PulseInbox>.fromOpaque(userdata).takeUnretainedValue()
-    switch pa_context_get_state(ctx) {
+    switch sym_pa_context_get_state!(ctx) {
     case PA_CONTEXT_READY: inbox.post(.connected)
-    case PA_CONTEXT_FAILED, PA_CONTEXT_TERMINATED: inbox.post(.gone(String(cString: pa_strerror(pa_context_errno(ctx)))))
+    case PA_CONTEXT_FAILED, PA_CONTEXT_TERMINATED:
+        let code = sym_pa_context_errno!(ctx)
+        inbox.post(.gone(sym_pa_strerror!(code).map { String(cString: $0) } ?? "error \(code)"))
     default: break
     }
 }
@@ -276,7 +282,7 @@ private let sinkInputCallback: pa_sink_input_info_cb_t = { _, info, eol, userdat
     if eol == 0, let info {
         let r = Unmanaged<PulseRequest>.fromOpaque(userdata).takeUnretainedValue()
         let props = info.pointee.proplist
-        func prop(_ key: String) -> String? { pa_proplist_gets(props, key).map { String(cString: $0) } }
+        func prop(_ key: String) -> String? { sym_pa_proplist_gets!(props, key).map { String(cString: $0) } }
         // canberra's streams carry alarmd's process id from the client, and the application id
         // alarmd gives its canberra context; either marks the stream as alarmd's own.
         let pid = prop("application.process.id")

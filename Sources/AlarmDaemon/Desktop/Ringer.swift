@@ -18,7 +18,11 @@ final class Ringer {
         var loops = 0
     }
 
+    /// Made at the first ring, with libcanberra loaded only then: an idle alarmd maps neither it nor
+    /// what it brings along (its backend, libpulse, the decoders). Tried once, as at start-up before.
     private var context: OpaquePointer?
+    /// Why there is no context, once it was tried.
+    private var unavailable: String?
     private var rings: [String: Ring] = [:]
     private var byCanberraId: [UInt32: String] = [:]
     private var nextId: UInt32 = 1
@@ -32,23 +36,36 @@ final class Ringer {
         self.onError = onError
         finish = try FinishPipe()
         try loop.watchReadable(finish.readFD) { [unowned self] in self.drainFinished() }
-        var c: OpaquePointer?
-        if ca_context_create(&c) == Int32(CA_SUCCESS), let c {
-            context = c
-            var props: OpaquePointer?
-            ca_proplist_create(&props)
-            ca_proplist_sets(props, CA_PROP_APPLICATION_NAME, "alarmd")
-            ca_proplist_sets(props, CA_PROP_APPLICATION_ID, "org.alarmd.AlarmManager1")
-            ca_proplist_sets(props, CA_PROP_APPLICATION_ICON_NAME, "alarmd-alarm")
-            ca_context_change_props_full(c, props)
-            ca_proplist_destroy(props)
-        } else {
-            Log.error("libcanberra: cannot create a context; alarms will alert without sound")
-        }
     }
 
     deinit {
-        if let context { ca_context_destroy(context) }
+        if let context { _ = sym_ca_context_destroy!(context) }
+    }
+
+    /// The context, made on first use; nil (said once in the log) when libcanberra cannot be loaded or
+    /// makes none.
+    private func openContext() -> OpaquePointer? {
+        if context != nil || unavailable != nil { return context }
+        if let why = loadSoundLibrary(alarmd_load_canberra) {
+            unavailable = "libcanberra is not available (\(why))"
+            Log.error("libcanberra: cannot load it (\(why)); alarms will alert without sound")
+            return nil
+        }
+        var c: OpaquePointer?
+        guard sym_ca_context_create!(&c) == Int32(CA_SUCCESS), let c else {
+            unavailable = "libcanberra is not available"
+            Log.error("libcanberra: cannot create a context; alarms will alert without sound")
+            return nil
+        }
+        context = c
+        var props: OpaquePointer?
+        _ = sym_ca_proplist_create!(&props)
+        _ = sym_ca_proplist_sets!(props, CA_PROP_APPLICATION_NAME, "alarmd")
+        _ = sym_ca_proplist_sets!(props, CA_PROP_APPLICATION_ID, "org.alarmd.AlarmManager1")
+        _ = sym_ca_proplist_sets!(props, CA_PROP_APPLICATION_ICON_NAME, "alarmd-alarm")
+        _ = sym_ca_context_change_props_full!(c, props)
+        _ = sym_ca_proplist_destroy!(props)
+        return c
     }
 
     /// Whether any alarm is alerting (heard or, after a failure, not).
@@ -75,31 +92,31 @@ final class Ringer {
     func stop(_ alarmId: String) {
         guard let ring = rings.removeValue(forKey: alarmId) else { return }
         byCanberraId.removeValue(forKey: ring.canberraId)
-        if let context { ca_context_cancel(context, ring.canberraId) }
+        if let context { _ = sym_ca_context_cancel!(context, ring.canberraId) }
         Log.info("ring \(alarmId): stopped after \(ring.loops) loop(s)")
     }
 
     private func play(_ alarmId: String) {
         guard var ring = rings[alarmId] else { return }
-        guard let context else { fail(alarmId, "libcanberra is not available"); return }
+        guard let context = openContext() else { fail(alarmId, unavailable ?? "libcanberra is not available"); return }
         let elapsed = Double(SystemClock.monotonic - ring.started) / 1_000_000
         let db = VolumeRamp.decibels(elapsed: elapsed, ramp: ring.ramp)
         var props: OpaquePointer?
-        ca_proplist_create(&props)
-        defer { ca_proplist_destroy(props) }
+        _ = sym_ca_proplist_create!(&props)
+        defer { _ = sym_ca_proplist_destroy!(props) }
         switch ring.choice {
         case .event(let e):
-            ca_proplist_sets(props, CA_PROP_EVENT_ID, e)
+            _ = sym_ca_proplist_sets!(props, CA_PROP_EVENT_ID, e)
         case .file(let f):
-            ca_proplist_sets(props, CA_PROP_MEDIA_FILENAME, f)
-            ca_proplist_sets(props, CA_PROP_CANBERRA_CACHE_CONTROL, "volatile")
+            _ = sym_ca_proplist_sets!(props, CA_PROP_MEDIA_FILENAME, f)
+            _ = sym_ca_proplist_sets!(props, CA_PROP_CANBERRA_CACHE_CONTROL, "volatile")
         }
-        ca_proplist_sets(props, CA_PROP_MEDIA_ROLE, "alarm")
-        ca_proplist_sets(props, CA_PROP_EVENT_DESCRIPTION, ring.title)
-        ca_proplist_sets(props, CA_PROP_CANBERRA_VOLUME, fixed(db, digits: 1))
-        let r = ca_context_play_full(context, ring.canberraId, props, finishCallback, Unmanaged.passUnretained(finish).toOpaque())
+        _ = sym_ca_proplist_sets!(props, CA_PROP_MEDIA_ROLE, "alarm")
+        _ = sym_ca_proplist_sets!(props, CA_PROP_EVENT_DESCRIPTION, ring.title)
+        _ = sym_ca_proplist_sets!(props, CA_PROP_CANBERRA_VOLUME, fixed(db, digits: 1))
+        let r = sym_ca_context_play_full!(context, ring.canberraId, props, finishCallback, Unmanaged.passUnretained(finish).toOpaque())
         if r != Int32(CA_SUCCESS) {
-            fail(alarmId, "cannot play \(ring.choice.label): \(String(cString: ca_strerror(r)))")
+            fail(alarmId, "cannot play \(ring.choice.label): \(canberraError(r))")
             return
         }
         ring.loops += 1
@@ -121,10 +138,15 @@ final class Ringer {
             if error == Int32(CA_SUCCESS) {
                 play(alarmId)
             } else if error != Int32(CA_ERROR_CANCELED) {
-                fail(alarmId, "playback of \(rings[alarmId]!.choice.label) failed: \(String(cString: ca_strerror(error)))")
+                fail(alarmId, "playback of \(rings[alarmId]!.choice.label) failed: \(canberraError(error))")
             }
         }
     }
+}
+
+/// libcanberra's text for an error code (it has one for every code it returns).
+private func canberraError(_ code: Int32) -> String {
+    sym_ca_strerror!(code).map { String(cString: $0) } ?? "error \(code)"
 }
 
 extension SoundChoice {

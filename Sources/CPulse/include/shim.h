@@ -7,6 +7,39 @@
 #include <pulse/volume.h>
 #include <pulse/proplist.h>
 #include <pulse/error.h>
+#include <dlfcn-util.h>
+
+/* libpulse is opened on first use (the output guard's first connection): see dlfcn-util.h. */
+int alarmd_load_pulse(char *error, size_t size);
+
+DLSYM_PROTOTYPE(pa_context_connect);
+DLSYM_PROTOTYPE(pa_context_disconnect);
+DLSYM_PROTOTYPE(pa_context_errno);
+DLSYM_PROTOTYPE(pa_context_get_server_info);
+DLSYM_PROTOTYPE(pa_context_get_sink_info_by_index);
+DLSYM_PROTOTYPE(pa_context_get_sink_info_by_name);
+DLSYM_PROTOTYPE(pa_context_get_sink_input_info_list);
+DLSYM_PROTOTYPE(pa_context_get_state);
+DLSYM_PROTOTYPE(pa_context_new_with_proplist);
+DLSYM_PROTOTYPE(pa_context_set_sink_mute_by_name);
+DLSYM_PROTOTYPE(pa_context_set_sink_volume_by_name);
+DLSYM_PROTOTYPE(pa_context_set_state_callback);
+DLSYM_PROTOTYPE(pa_context_set_subscribe_callback);
+DLSYM_PROTOTYPE(pa_context_subscribe);
+DLSYM_PROTOTYPE(pa_context_unref);
+DLSYM_PROTOTYPE(pa_operation_unref);
+DLSYM_PROTOTYPE(pa_proplist_free);
+DLSYM_PROTOTYPE(pa_proplist_gets);
+DLSYM_PROTOTYPE(pa_proplist_new);
+DLSYM_PROTOTYPE(pa_proplist_sets);
+DLSYM_PROTOTYPE(pa_strerror);
+DLSYM_PROTOTYPE(pa_threaded_mainloop_free);
+DLSYM_PROTOTYPE(pa_threaded_mainloop_get_api);
+DLSYM_PROTOTYPE(pa_threaded_mainloop_lock);
+DLSYM_PROTOTYPE(pa_threaded_mainloop_new);
+DLSYM_PROTOTYPE(pa_threaded_mainloop_start);
+DLSYM_PROTOTYPE(pa_threaded_mainloop_stop);
+DLSYM_PROTOTYPE(pa_threaded_mainloop_unlock);
 
 /* pa_cvolume.values is a fixed C array, a 32-tuple in Swift: read and fill it here. */
 static inline unsigned alarmd_cvolume_channels(const pa_cvolume *v) { return v->channels; }

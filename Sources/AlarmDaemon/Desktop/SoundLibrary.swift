@@ -1,0 +1,7 @@
+/// Opens libpulse or libcanberra on first use (`alarmd_load_pulse`, `alarmd_load_canberra`): nil once it
+/// is loaded, else why not, in dlerror's words. Only on the loop thread, before any call into it.
+func loadSoundLibrary(_ load: (UnsafeMutablePointer<CChar>?, Int) -> Int32) -> String? {
+    var error = [CChar](repeating: 0, count: 512)
+    guard error.withUnsafeMutableBufferPointer({ load($0.baseAddress, $0.count) }) < 0 else { return nil }
+    return String(decoding: error.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+}
