@@ -112,7 +112,7 @@ final class StoreDirectory {
             for a in alarms {
                 #expect(V2Probes.fingerprint(a, now: V2Fixture.now) == V2Fixture.fingerprints[a.id], "\(a.id)")
             }
-            for (k, lines) in V2Probes.probes(alarms, now: V2Fixture.now) {
+            for (k, lines) in V2Probes.probes(Array(alarms), now: V2Fixture.now) {
                 #expect(lines.map(V2Probes.digest) == V2Fixture.probeDigests[k], "\(k): \(lines.joined(separator: "\n"))")
             }
             #expect(try store.loadAuthorizations() == ["org.example.Clock": .authorized, "org.example.Denied": .denied])

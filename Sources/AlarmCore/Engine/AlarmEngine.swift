@@ -21,7 +21,7 @@ public final class AlarmEngine {
     // Internal rather than private so that `invariantViolations` (and a test that breaks them on
     // purpose) can reach them; nothing else outside this file changes them.
     /// Every alarm, densely: a removal moves the last one into the hole.
-    var slots: [Alarm] = []
+    var slots = SlotStore()
     /// Where each alarm is in `slots`.
     var index = SlotIndex()
     /// When each slot's alarm next needs the machine's attention (pre-alert start, warning, alert, timeout).
@@ -96,14 +96,14 @@ public final class AlarmEngine {
 
     // MARK: loading
 
-    /// Takes the stored alarms (and decisions). Into an empty engine the list becomes the engine's
+    /// Takes the stored alarms (and decisions). Into an empty engine the store becomes the engine's
     /// own storage as it is (not copied: give alarms of one app the same `appId` string, as the store
     /// does, for them to share it), and both deadline indexes are built at once.
-    public func load(alarms list: [Alarm], authorizations auth: [String: AuthorizationState]) {
+    public func load(alarms list: SlotStore, authorizations auth: [String: AuthorizationState]) {
         authorizations = auth
         guard slots.isEmpty else {
             var m = Mutation()
-            m.upserts = list
+            m.upserts = Array(list)
             apply(m)
             return
         }
@@ -113,11 +113,11 @@ public final class AlarmEngine {
             perApp[slots[i].appId, default: 0] += 1
             guard index.find(slots[i].key, in: slots) == nil else {
                 // The same id twice (no store writes that): one at a time, the later one winning.
-                slots = []
+                slots = SlotStore()
                 index = SlotIndex()
                 perApp = [:]
                 var m = Mutation()
-                m.upserts = list
+                m.upserts = Array(list)
                 apply(m)
                 return
             }
@@ -125,6 +125,10 @@ public final class AlarmEngine {
         }
         deadlines = SlotHeap(priorities: slots.map { deadline(of: $0) })
         pendingAlerts = SlotHeap(priorities: slots.map { pendingAlert(of: $0) })
+    }
+
+    public func load(alarms list: [Alarm], authorizations auth: [String: AuthorizationState]) {
+        load(alarms: SlotStore(list), authorizations: auth)
     }
 
     /// The app id every alarm of `app` shares.
@@ -491,7 +495,7 @@ public final class AlarmEngine {
 /// Alarms of the engine in a chosen order, read in place: the engine's storage (shared, not copied)
 /// and the slots to read, 4 bytes an alarm. A list of 100,000 alarms as a copy is tens of MiB.
 public struct AlarmSelection: RandomAccessCollection {
-    fileprivate let slots: [Alarm]
+    fileprivate let slots: SlotStore
     fileprivate let order: [Int32]
 
     public var startIndex: Int { 0 }
@@ -500,7 +504,7 @@ public struct AlarmSelection: RandomAccessCollection {
 }
 
 public struct AlarmTable {
-    fileprivate let slots: [Alarm]
+    fileprivate let slots: SlotStore
     fileprivate let index: SlotIndex
 
     public subscript(id: String) -> Alarm? {
@@ -512,7 +516,7 @@ public struct AlarmTable {
     }
 
     /// Every alarm, in no particular order.
-    public var values: [Alarm] { slots }
+    public var values: SlotStore { slots }
     public var count: Int { slots.count }
     public var isEmpty: Bool { slots.isEmpty }
 }

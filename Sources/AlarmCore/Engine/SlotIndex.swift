@@ -15,11 +15,11 @@ struct SlotIndex {
     }
 
     /// The slot holding `key`.
-    func find(_ key: AlarmKey, in slots: [Alarm]) -> Int? {
+    func find(_ key: AlarmKey, in slots: SlotStore) -> Int? {
         position(of: key, in: slots).map { Int(table[$0]) }
     }
 
-    private func position(of key: AlarmKey, in slots: [Alarm]) -> Int? {
+    private func position(of key: AlarmKey, in slots: SlotStore) -> Int? {
         guard !table.isEmpty else { return nil }
         let mask = table.count - 1
         var i = SlotIndex.hash(key) & mask
@@ -31,14 +31,14 @@ struct SlotIndex {
     }
 
     /// Room for `n` entries without growing.
-    mutating func reserve(_ n: Int, slots: [Alarm]) {
+    mutating func reserve(_ n: Int, slots: SlotStore) {
         var size = 16
         while size < 2 * n { size *= 2 }
         if size > table.count { rebuild(size: size, slots: slots) }
     }
 
     /// Adds `slot`, whose alarm's key is not in the index yet.
-    mutating func insert(slot: Int, in slots: [Alarm]) {
+    mutating func insert(slot: Int, in slots: SlotStore) {
         if 2 * (count + 1) > table.count { rebuild(size: max(16, 2 * table.count), slots: slots) }
         place(Int32(slot), key: slots[slot].key)
         count += 1
@@ -51,7 +51,7 @@ struct SlotIndex {
         table[i] = slot
     }
 
-    private mutating func rebuild(size: Int, slots: [Alarm]) {
+    private mutating func rebuild(size: Int, slots: SlotStore) {
         let old = table
         table = Array(repeating: -1, count: size)
         for s in old where s >= 0 { place(s, key: slots[Int(s)].key) }
@@ -59,7 +59,7 @@ struct SlotIndex {
 
     /// Removes `key` (still in its slot) and returns its slot.
     @discardableResult
-    mutating func remove(_ key: AlarmKey, in slots: [Alarm]) -> Int? {
+    mutating func remove(_ key: AlarmKey, in slots: SlotStore) -> Int? {
         guard var hole = position(of: key, in: slots) else { return nil }
         let removed = Int(table[hole])
         let mask = table.count - 1

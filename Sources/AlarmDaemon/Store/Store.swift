@@ -257,11 +257,11 @@ final class Store: @unchecked Sendable {
 
     /// Every readable alarm, and how many rows could not be read (kept in the database, not loaded).
     /// Alarms of one app share one `appId` string.
-    func loadAlarms() throws -> (alarms: [Alarm], skipped: Int) {
+    func loadAlarms() throws -> (alarms: SlotStore, skipped: Int) {
         lock.lock()
         defer { lock.unlock() }
-        var out: [Alarm] = []
-        out.reserveCapacity(Int(try scalarInt("SELECT count(*) FROM alarm")))
+        // Chunked as the engine keeps them, which takes this storage over as it is.
+        var out = SlotStore()
         var apps: [String: String] = [:]
         var skipped = 0
         try query("SELECT \(Store.columns) FROM alarm") { stmt in

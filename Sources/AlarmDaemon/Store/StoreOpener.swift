@@ -11,7 +11,7 @@ import SystemFiles
 enum StoreOpener {
     struct Opened {
         let store: Store
-        let alarms: [Alarm]
+        let alarms: SlotStore
         /// Rows that could not be decoded: kept in the store and reported, not loaded.
         let skipped: Int
         let authorizations: [String: AuthorizationState]
