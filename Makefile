@@ -23,7 +23,7 @@ SWIFT ?= $(shell command -v swift 2>/dev/null || echo /opt/swift/usr/bin/swift)
 # in a scratch path of its own: the debug, sanitizer and benchmark builds never replace what
 # `make install` takes. BUILT=DIR installs binaries from elsewhere (tests, debian/rules).
 RELEASE_SCRATCH = .build-release
-RELEASE = $(SWIFT) build -c release --static-swift-stdlib --scratch-path $(RELEASE_SCRATCH)
+RELEASE = SWIFT=$(SWIFT) scripts/swift-release $(RELEASE_SCRATCH)
 BUILT ?= $(RELEASE_SCRATCH)/release
 # The extension's compiled translations, made by `make` so that install needs no gettext.
 LOCALE_BUILT = $(RELEASE_SCRATCH)/locale

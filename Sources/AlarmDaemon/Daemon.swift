@@ -1,5 +1,4 @@
 import AlarmCore
-import FoundationEssentials
 import Glibc
 import SDBus
 import SystemFiles
@@ -22,7 +21,7 @@ public enum Daemon {
         let store = opened.store
         let clock = SystemClock(offset: options.testClockFile.map(TestClock1.savedOffset) ?? 0, machine: { SystemClock.realtime })
         // Read once: the engine starts with it, and the watcher follows it from there.
-        let zoneSource = ZoneSource(localtime: options.localtime, environment: ProcessInfo.processInfo.environment,
+        let zoneSource = ZoneSource(localtime: options.localtime, environment: processEnvironment(),
                                     report: { Log.warning($0) })
         let startZone = zoneSource.initial()
         let engine = AlarmEngine(clock: clock, timeZone: startZone.zone, policy: config.policy,
@@ -115,13 +114,13 @@ public enum Daemon {
     /// alarmd's own sounds: `$XDG_DATA_HOME` and `$XDG_DATA_DIRS` `alarmd/sounds`, and the
     /// `share/alarmd/sounds` beside the installed binary.
     static func defaultSoundDirectories() -> [String] {
-        let exe = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        let exe = linkTarget("/proc/self/exe") ?? CommandLine.arguments[0]
         let prefix = parentDirectory(parentDirectory(exe))
         return AppDirectory.dataDirectories().map { $0 + "/alarmd/sounds" } + [prefix + "/share/alarmd/sounds"]
     }
 
     static func defaultConfigFile() -> String {
-        let env = ProcessInfo.processInfo.environment
+        let env = processEnvironment()
         let base = env["XDG_CONFIG_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? homeDirectory() + "/.config"
         return base + "/alarmd/alarmd.conf"
     }

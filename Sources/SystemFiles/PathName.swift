@@ -39,3 +39,45 @@ public func processEnvironment() -> [String: String] {
     }
     return out
 }
+
+/// Why a file operation failed: the path and what the system said.
+public struct FileError: Error, CustomStringConvertible {
+    public let description: String
+}
+
+/// Creates `path` and the directories above it that are missing, each with `mode` exactly (not
+/// narrowed by the umask); what exists already is left as it is.
+public func makeDirectories(_ path: String, mode: mode_t) throws(FileError) {
+    var partial = path.hasPrefix("/") ? "" : "."
+    for component in path.split(separator: "/") {
+        partial += "/" + component
+        if mkdir(partial, mode) == 0 {
+            _ = chmod(partial, mode)
+        } else if errno != EEXIST {
+            throw FileError(description: "cannot create the directory \(partial): \(String(cString: strerror(errno)))")
+        }
+    }
+    var st = stat()
+    guard stat(path, &st) == 0, (st.st_mode & S_IFMT) == S_IFDIR else {
+        throw FileError(description: "\(path) is not a directory")
+    }
+}
+
+/// Whether `path` exists (`access(2)`, F_OK) or, with `readable`, may be read by this process.
+public func fileExists(_ path: String, readable: Bool = false) -> Bool {
+    access(path, readable ? R_OK : F_OK) == 0
+}
+
+/// The names in directory `path` (not `.` and `..`); empty when it cannot be read.
+public func directoryEntries(_ path: String) -> [String] {
+    guard let dir = opendir(path) else { return [] }
+    defer { closedir(dir) }
+    var names: [String] = []
+    while let entry = readdir(dir) {
+        let name = withUnsafePointer(to: entry.pointee.d_name) {
+            $0.withMemoryRebound(to: CChar.self, capacity: 256) { String(cString: $0) }
+        }
+        if name != "." && name != ".." { names.append(name) }
+    }
+    return names
+}

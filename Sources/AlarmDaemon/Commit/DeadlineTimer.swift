@@ -1,8 +1,8 @@
 import AlarmCore
 import CSystemd
-import FoundationEssentials
 import Glibc
 import SDBus
+import SystemFiles
 
 /// The one kernel timer of the daemon: a timerfd armed for the earliest deadline of all alarms, on
 /// `CLOCK_REALTIME_ALARM` where the process may wake the machine (CAP_WAKE_ALARM and an RTC), else
@@ -16,8 +16,7 @@ final class DeadlineTimer {
     /// Whether an RTC that can raise a wake alarm exists: without one the kernel accepts
     /// `CLOCK_REALTIME_ALARM` timers (seen on VMs) but nothing can wake the machine.
     static func systemHasWakeRTC() -> Bool {
-        let rtcs = (try? FileManager.default.contentsOfDirectory(atPath: "/sys/class/rtc")) ?? []
-        return rtcs.contains { FileManager.default.fileExists(atPath: "/sys/class/rtc/\($0)/wakealarm") }
+        directoryEntries("/sys/class/rtc").contains { fileExists("/sys/class/rtc/\($0)/wakealarm") }
     }
 
     /// Tries the wake-capable clock first (where an RTC could wake the machine); the first clock

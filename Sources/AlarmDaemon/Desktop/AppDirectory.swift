@@ -1,11 +1,10 @@
 import AlarmCore
-import FoundationEssentials
 import SystemFiles
 
 /// Finds an app's desktop entry in the XDG data directories, to show its name as the user knows it.
 enum AppDirectory {
     static func dataDirectories() -> [String] {
-        let env = ProcessInfo.processInfo.environment
+        let env = processEnvironment()
         let home = homeDirectory()
         let dataHome = env["XDG_DATA_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? home + "/.local/share"
         let dataDirs = (env["XDG_DATA_DIRS"].flatMap { $0.isEmpty ? nil : $0 } ?? "/usr/local/share:/usr/share")
@@ -15,7 +14,7 @@ enum AppDirectory {
 
     /// The user's languages for `Name[xx]`, most specific first.
     static func languages() -> [String] {
-        let env = ProcessInfo.processInfo.environment
+        let env = processEnvironment()
         guard let lang = env["LC_ALL"] ?? env["LC_MESSAGES"] ?? env["LANG"], !lang.isEmpty, lang != "C", lang != "POSIX" else { return [] }
         let base = String(lang.split(separator: ".").first ?? "")
         let short = String(base.split(separator: "_").first ?? "")

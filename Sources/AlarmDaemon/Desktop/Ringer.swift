@@ -1,8 +1,8 @@
 import AlarmCore
 import CCanberra
-import FoundationEssentials
 import Glibc
 import SDBus
+import SystemFiles
 
 /// Plays each alerting alarm's sound through libcanberra, in a loop, until told to stop.
 ///
@@ -76,13 +76,13 @@ final class Ringer {
     func start(_ alarm: Alarm) {
         stop(alarm.id)
         let choice = SoundChoice.resolve(alarm.config.sound, soundDirectories: soundDirectories,
-                                         exists: { FileManager.default.isReadableFile(atPath: $0) })
+                                         exists: { fileExists($0, readable: true) })
         let id = nextId
         nextId = nextId &+ 1 == 0 ? 1 : nextId &+ 1
         rings[alarm.id] = Ring(canberraId: id, choice: choice, title: alarm.config.presentation.title,
                                ramp: alarm.config.volumeRamp, started: SystemClock.monotonic)
         byCanberraId[id] = alarm.id
-        if case .file(let path) = choice, !FileManager.default.isReadableFile(atPath: path) {
+        if case .file(let path) = choice, !fileExists(path, readable: true) {
             fail(alarm.id, "sound file \(path) cannot be read")
             return
         }

@@ -64,7 +64,7 @@ final class Store: @unchecked Sendable {
 
     /// `$XDG_STATE_HOME/alarmd/alarmd.sqlite`, default `~/.local/state/alarmd/`.
     static func defaultDirectory() -> String {
-        let env = ProcessInfo.processInfo.environment
+        let env = processEnvironment()
         if let s = env["XDG_STATE_HOME"], s.hasPrefix("/") { return s + "/alarmd" }
         let home = homeDirectory()
         return home + "/.local/state/alarmd"
@@ -73,8 +73,7 @@ final class Store: @unchecked Sendable {
     /// `checkpointAfter`: WAL frames not yet in the database at which a commit starts a checkpoint.
     init(directory: String, checkpointAfter: Int = Store.checkpointFrames) throws {
         self.checkpointAfter = checkpointAfter
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true,
-                                                attributes: [.posixPermissions: 0o700])
+        try makeDirectories(directory, mode: 0o700)
         path = directory + "/alarmd.sqlite"
         checkpointer = Checkpointer(path: path)
         let opened = sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX, nil)

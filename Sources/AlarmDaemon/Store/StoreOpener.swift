@@ -1,5 +1,4 @@
 import AlarmCore
-import FoundationEssentials
 import Glibc
 import SystemFiles
 
@@ -25,8 +24,7 @@ enum StoreOpener {
 
     /// `now`: realtime µs, for the kept name and the record.
     static func open(directory: String, now: () -> UInt64 = { SystemClock.realtime }) throws -> Opened {
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true,
-                                                attributes: [.posixPermissions: 0o700])
+        try makeDirectories(directory, mode: 0o700)
         let path = directory + "/" + fileName
         let started = SystemClock.monotonic
         var damage: StoreDamage?
