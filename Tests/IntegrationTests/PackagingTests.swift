@@ -163,8 +163,11 @@ import Testing
         }
         let build = try dryRun("all")
         #expect(build.contains("scripts/install-deps build") && !build.contains { $0.contains("install-deps all") }, "\(build)")
-        #expect(build.contains { $0.contains("--static-swift-stdlib") && $0.hasSuffix("--product alarmd") })
-        #expect(build.contains { $0.contains("--static-swift-stdlib") && $0.hasSuffix("--product alarmctl") })
+        // The release build (scripts/swift-release) links the Swift runtime in and packs relocations.
+        #expect(build.contains { $0.contains("scripts/swift-release .build-release") && $0.hasSuffix("--product alarmd") })
+        #expect(build.contains { $0.contains("scripts/swift-release .build-release") && $0.hasSuffix("--product alarmctl") })
+        let release = try String(contentsOfFile: Products.sourceRoot + "/scripts/swift-release", encoding: .utf8)
+        #expect(release.contains("--static-swift-stdlib") && release.contains("pack-relative-relocs"))
         let run = try dryRun("run")
         #expect(run.contains { $0.hasSuffix("--product alarmctl") }, "make run builds alarmctl: \(run)")
         #expect(run.contains("scripts/install-deps run") && !run.contains { $0.contains("install-deps all") }, "\(run)")
