@@ -7,10 +7,9 @@ public enum TimeText {
     public static func clock(_ remaining: USec) -> String {
         let total = (remaining + usecPerSecond - 1) / usecPerSecond
         let d = total / 86_400, h = total / 3600 % 24, m = total / 60 % 60, s = total % 60
-        func two(_ v: UInt64) -> String { v < 10 ? "0\(v)" : "\(v)" }
-        if d > 0 { return "\(d)d \(two(h)):\(two(m)):\(two(s))" }
-        if h > 0 { return "\(h):\(two(m)):\(two(s))" }
-        return "\(m):\(two(s))"
+        if d > 0 { return "\(d)d \(twoDigits(h)):\(twoDigits(m)):\(twoDigits(s))" }
+        if h > 0 { return "\(h):\(twoDigits(m)):\(twoDigits(s))" }
+        return "\(m):\(twoDigits(s))"
     }
 
     /// "in 7 h 12 min", "in 45 s", "in 3 d 4 h", "now", "5 min ago".
@@ -32,18 +31,18 @@ public enum TimeText {
     public static func local(_ t: USec, now: USec, zone: Zone = .local) -> String {
         let seconds = Int64(t / usecPerSecond), today = Int64(now / usecPerSecond)
         let wall = zone.localTime(at: seconds), here = zone.localTime(at: today)
-        let clock = two(wall.hour) + ":" + two(wall.minute)
+        let clock = twoDigits(wall.hour) + ":" + twoDigits(wall.minute)
         if (wall.year, wall.month, wall.day) == (here.year, here.month, here.day) { return clock }
         if t > now, t - now < 6 * 86_400 * usecPerSecond + 43_200 * usecPerSecond {
             return weekdayNames[wall.weekday] + " " + clock
         }
-        return "\(wall.year)-\(two(wall.month))-\(two(wall.day)) " + clock
+        return "\(wall.year)-\(twoDigits(wall.month))-\(twoDigits(wall.day)) " + clock
     }
 
     /// A time of day to the second, "07:30:05", in `zone`.
     public static func seconds(_ t: USec, zone: Zone = .local) -> String {
         let wall = zone.localTime(at: Int64(t / usecPerSecond))
-        return two(wall.hour) + ":" + two(wall.minute) + ":" + two(wall.second)
+        return twoDigits(wall.hour) + ":" + twoDigits(wall.minute) + ":" + twoDigits(wall.second)
     }
 
     /// English short day names by `LocalTime.weekday` (0 = Sunday), as `EEE` in the POSIX locale.
@@ -51,8 +50,6 @@ public enum TimeText {
     /// English month names, January first.
     public static let monthNames = ["January", "February", "March", "April", "May", "June", "July",
                                     "August", "September", "October", "November", "December"]
-
-    private static func two(_ v: Int) -> String { v < 10 ? "0\(v)" : "\(v)" }
 
     /// Repeat days as a person writes them: "daily", "mon-fri", "weekends", "mon,wed,fri", "" (never).
     public static func days(_ names: [String]) -> String {

@@ -25,7 +25,7 @@ final class Monitor {
 
     private func print(_ event: MirrorEvent, running: Bool, count: Int) {
         let now = SystemClock().now()
-        let stamp = Self.seconds(now)
+        let stamp = TimeText.seconds(now)
         func emit(_ kind: String, _ text: String, _ fields: [String: Any]) {
             if let json {
                 var o = fields
@@ -84,5 +84,4 @@ final class Monitor {
         }
     }
 
-    static func seconds(_ t: USec) -> String { TimeText.seconds(t) }
 }

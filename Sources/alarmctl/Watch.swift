@@ -70,7 +70,7 @@ final class Watch {
             live.tick(following: items.filter(\.isCountingDown).min { $0.remaining(at: now) < $1.remaining(at: now) })
         } else {
             // Plain lines at each change; no per-second redraws into a file or a pipe.
-            out.line("--- \(Monitor.seconds(now))")
+            out.line("--- \(TimeText.seconds(now))")
             for l in lines.dropFirst() where !l.isEmpty && !l.hasPrefix("q ") { out.line(l) }
         }
     }

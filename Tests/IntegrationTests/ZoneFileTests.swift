@@ -97,23 +97,28 @@ import TestSupport
 /// alarmd and alarmctl link no ICU (issue #20): Foundation's zone rules and its 40 MB of ICU data are
 /// not in them, only FoundationEssentials. What ld.so loads for the built binaries says so.
 struct LinkageTests {
-    @Test(arguments: ["alarmd", "alarmctl"]) func noICU(_ name: String) throws {
+    /// What ld.so loads for the built binary `name`, as ldd lists it.
+    func dependencies(_ name: String) throws -> String {
         let r = try runCommand("/usr/bin/ldd", [Products.directory + "/" + name])
         #expect(r.status == 0, "\(r.err)")
-        #expect(r.out.contains("libFoundationEssentials.so") || r.out.contains("libswiftCore.so"), "ldd read it: \(r.out)")
+        return r.out
+    }
+
+    @Test(arguments: ["alarmd", "alarmctl"]) func noICU(_ name: String) throws {
+        let out = try dependencies(name)
+        #expect(out.contains("libFoundationEssentials.so") || out.contains("libswiftCore.so"), "ldd read it: \(out)")
         for library in ["libFoundation.so", "libFoundationInternationalization.so", "lib_FoundationICU.so"] {
-            #expect(!r.out.contains(library), "\(name) loads \(library)")
+            #expect(!out.contains(library), "\(name) loads \(library)")
         }
     }
 
     /// libpulse and libcanberra are opened when first needed, not at start (RingingTests checks when):
     /// neither they nor what they bring along (codecs, X11, libdbus) are in alarmd's dependencies.
     @Test func noSoundLibrariesAtStart() throws {
-        let r = try runCommand("/usr/bin/ldd", [Products.directory + "/alarmd"])
-        #expect(r.status == 0, "\(r.err)")
-        #expect(r.out.contains("libsystemd.so"), "ldd read it: \(r.out)")
+        let out = try dependencies("alarmd")
+        #expect(out.contains("libsystemd.so"), "ldd read it: \(out)")
         for library in ["libpulse.so", "libpulsecommon", "libcanberra.so", "libsndfile.so", "libX11.so", "libdbus-1.so"] {
-            #expect(!r.out.contains(library), "alarmd loads \(library) at start")
+            #expect(!out.contains(library), "alarmd loads \(library) at start")
         }
     }
 }

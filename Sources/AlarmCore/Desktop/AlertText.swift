@@ -5,8 +5,7 @@ public enum AlertText {
     public static func clock(_ t: USec, in zone: Zone) -> String {
         let local = zone.wallSeconds(at: Int64(t / 1_000_000))
         let minute = (local % 86_400 + 86_400) % 86_400 / 60
-        func two(_ v: Int64) -> String { v < 10 ? "0\(v)" : "\(v)" }
-        return two(minute / 60) + ":" + two(minute % 60)
+        return twoDigits(minute / 60) + ":" + twoDigits(minute % 60)
     }
 
     /// Summary and body of the notification of an alerting alarm.

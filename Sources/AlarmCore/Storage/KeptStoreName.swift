@@ -9,13 +9,13 @@ public enum KeptStoreName {
     /// `20261201T063000Z`: UTC, so that the names sort by time whatever the zone.
     public static func stamp(_ usec: UInt64) -> String {
         let t = civil(usec)
-        return "\(t.year)\(two(t.month))\(two(t.day))T\(two(t.hour))\(two(t.minute))\(two(t.second))Z"
+        return "\(t.year)\(twoDigits(t.month))\(twoDigits(t.day))T\(twoDigits(t.hour))\(twoDigits(t.minute))\(twoDigits(t.second))Z"
     }
 
     /// `2026-12-01T06:30:00Z` (ISO 8601, UTC).
     public static func isoTime(_ usec: UInt64) -> String {
         let t = civil(usec)
-        return "\(t.year)-\(two(t.month))-\(two(t.day))T\(two(t.hour)):\(two(t.minute)):\(two(t.second))Z"
+        return "\(t.year)-\(twoDigits(t.month))-\(twoDigits(t.day))T\(twoDigits(t.hour)):\(twoDigits(t.minute)):\(twoDigits(t.second))Z"
     }
 
     /// The instant `isoTime` wrote (`2026-12-01T06:30:00Z`); nil for any other text.
@@ -48,7 +48,6 @@ public enum KeptStoreName {
         }
     }
 
-    private static func two(_ v: Int) -> String { v < 10 ? "0\(v)" : "\(v)" }
 
     /// The UTC calendar fields of a realtime µs instant (the date by `Civil`, exact for every date).
     static func civil(_ usec: UInt64) -> (year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int) {

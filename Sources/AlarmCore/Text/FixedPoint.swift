@@ -21,6 +21,9 @@ public func fixed(_ value: Double, digits: Int) -> String {
     return text
 }
 
+/// At least two digits, as clocks and dates write hours, minutes and days: 7 → "07", 42 → "42".
+public func twoDigits(_ v: some BinaryInteger) -> String { v < 10 ? "0\(v)" : "\(v)" }
+
 extension Sequence where Element == UInt8 {
     /// Lower-case hexadecimal, two digits a byte.
     public var hex: String {

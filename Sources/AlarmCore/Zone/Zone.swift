@@ -51,8 +51,7 @@ public struct LocalTime: Sendable, Hashable, CustomStringConvertible {
     }
 
     public var description: String {
-        func two(_ v: Int) -> String { v < 10 ? "0\(v)" : "\(v)" }
-        return "\(year)-\(two(month))-\(two(day)) \(two(hour)):\(two(minute)):\(two(second))"
+        "\(year)-\(twoDigits(month))-\(twoDigits(day)) \(twoDigits(hour)):\(twoDigits(minute)):\(twoDigits(second))"
     }
 }
 
