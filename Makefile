@@ -121,7 +121,7 @@ test-gnome: lint-gnome
 	ALARMD="$$($(SWIFT) build --show-bin-path)/alarmd" Tests/desktop/gnome-shell/run
 
 # The KDE Plasma applet (applets/plasma/README.md): the QML package and its C++ QML plugin, built with
-# CMake and extra-cmake-modules into $(PLASMA_BUILD); the D-Bus proxies are generated from data/dbus/*.xml.
+# CMake and extra-cmake-modules into $(PLASMA_BUILD); the D-Bus proxies are generated from dbus/*.xml.
 # Zero warnings: CMakeLists.txt builds with -Werror, and CMake's own warnings fail the build too.
 # Its packages: scripts/install-plasma-deps (part of `make deps`).
 plasma-applet:
@@ -198,7 +198,7 @@ bench:
 # Installs what `make` built; builds nothing, so it fails before touching the system when there is
 # nothing built. No file capability: a binary with one runs in secure-execution mode, where glibc hides
 # DBUS_SESSION_BUS_ADDRESS and XDG_RUNTIME_DIR from sd-bus and alarmd cannot reach any user's session
-# bus. Waking from suspend comes from the unit instead (data/systemd/wake-alarm.conf).
+# bus. Waking from suspend comes from the unit instead (systemd/wake-alarm.conf).
 install: install-check install-files
 	-[ -z "$(DESTDIR)" ] && command -v gtk-update-icon-cache >/dev/null && gtk-update-icon-cache -q -t -f "$(DATADIR)/icons/hicolor"
 	@[ -n "$(DESTDIR)" ] || printf '%s\n' "Installed alarmd in $(PREFIX). As each user, once:" \
@@ -211,24 +211,24 @@ install: install-check install-files
 install-files: install-gnome-extension install-plasma-applet-if-built
 	install -Dm755 $(INSTALL_STRIP) "$(BUILT)/alarmd" "$(DESTDIR)$(BINDIR)/alarmd"
 	install -Dm755 $(INSTALL_STRIP) "$(BUILT)/alarmctl" "$(DESTDIR)$(BINDIR)/alarmctl"
-	sed 's|/usr/local/bin/alarmd|$(BINDIR)/alarmd|' data/dbus/org.alarmd.AlarmManager1.service | \
+	sed 's|/usr/local/bin/alarmd|$(BINDIR)/alarmd|' dbus/org.alarmd.AlarmManager1.service | \
 		install -Dm644 /dev/stdin "$(DESTDIR)$(DATADIR)/dbus-1/services/org.alarmd.AlarmManager1.service"
-	install -Dm644 data/dbus/org.alarmd.AlarmManager1.xml "$(DESTDIR)$(DATADIR)/dbus-1/interfaces/org.alarmd.AlarmManager1.xml"
-	install -Dm644 data/dbus/org.alarmd.Alarm1.xml "$(DESTDIR)$(DATADIR)/dbus-1/interfaces/org.alarmd.Alarm1.xml"
-	sed 's|/usr/local/bin/alarmd|$(BINDIR)/alarmd|' data/systemd/alarmd.service | \
+	install -Dm644 dbus/org.alarmd.AlarmManager1.xml "$(DESTDIR)$(DATADIR)/dbus-1/interfaces/org.alarmd.AlarmManager1.xml"
+	install -Dm644 dbus/org.alarmd.Alarm1.xml "$(DESTDIR)$(DATADIR)/dbus-1/interfaces/org.alarmd.Alarm1.xml"
+	sed 's|/usr/local/bin/alarmd|$(BINDIR)/alarmd|' systemd/alarmd.service | \
 		install -Dm644 /dev/stdin "$(DESTDIR)$(PREFIX)/lib/systemd/user/alarmd.service"
-	install -Dm644 data/config/alarmd.conf "$(DESTDIR)$(DATADIR)/doc/alarmd/alarmd.conf.example"
-	install -Dm644 data/systemd/wake-alarm.conf "$(DESTDIR)$(DATADIR)/doc/alarmd/wake-alarm.conf"
+	install -Dm644 data/alarmd.conf.example "$(DESTDIR)$(DATADIR)/doc/alarmd/alarmd.conf.example"
+	install -Dm644 systemd/wake-alarm.conf "$(DESTDIR)$(DATADIR)/doc/alarmd/wake-alarm.conf"
 	for f in data/icons/hicolor/*/apps/*.svg; do install -Dm644 "$$f" "$(DESTDIR)$(DATADIR)/$${f#data/}"; done
 	install -d "$(DESTDIR)$(DATADIR)/alarmd/sounds"
-	for f in data/sounds/*.oga; do [ -e "$$f" ] && install -m644 "$$f" "$(DESTDIR)$(DATADIR)/alarmd/sounds/"; done; true
+	for f in sounds/*.oga; do [ -e "$$f" ] && install -m644 "$$f" "$(DESTDIR)$(DATADIR)/alarmd/sounds/"; done; true
 	install -Dm644 docs/man/alarmctl.1 "$(DESTDIR)$(MANDIR)/man1/alarmctl.1"
 	install -Dm644 docs/man/alarmd.conf.5 "$(DESTDIR)$(MANDIR)/man5/alarmd.conf.5"
 	install -Dm644 docs/man/alarmd.8 "$(DESTDIR)$(MANDIR)/man8/alarmd.8"
 	install -Dm644 data/completions/alarmctl.bash "$(DESTDIR)$(DATADIR)/bash-completion/completions/alarmctl"
 	install -Dm644 data/completions/_alarmctl "$(DESTDIR)$(DATADIR)/zsh/vendor-completions/_alarmctl"
 	install -Dm644 data/completions/alarmctl.fish "$(DESTDIR)$(DATADIR)/fish/vendor_completions.d/alarmctl.fish"
-	install -Dm644 data/dbus/alarmd-qt.h "$(DESTDIR)$(PREFIX)/include/alarmd/alarmd-qt.h"
+	install -Dm644 dbus/alarmd-qt.h "$(DESTDIR)$(PREFIX)/include/alarmd/alarmd-qt.h"
 
 install-check:
 	@for f in "$(BUILT)/alarmd" "$(BUILT)/alarmctl"; do [ -x "$$f" ] || { \

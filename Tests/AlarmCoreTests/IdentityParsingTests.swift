@@ -181,7 +181,7 @@ extension DaemonConfigTests {
     @Test func shippedExampleIsTheDefaults() throws {
         var url = URL(fileURLWithPath: #filePath)
         for _ in 0..<3 { url.deleteLastPathComponent() }
-        let text = try String(contentsOf: url.appendingPathComponent("data/config/alarmd.conf"), encoding: .utf8)
+        let text = try String(contentsOf: url.appendingPathComponent("data/alarmd.conf.example"), encoding: .utf8)
         let (c, warnings) = DaemonConfig.parse(text, file: "alarmd.conf")
         #expect(warnings.isEmpty && c == DaemonConfig())
     }

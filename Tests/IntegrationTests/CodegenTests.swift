@@ -7,7 +7,7 @@ import Testing
 @Suite(.serialized) struct CodegenTests {
     static let files = ["org.alarmd.AlarmManager1", "org.alarmd.Alarm1"]
 
-    func xml(_ name: String) -> String { Products.sourceRoot + "/data/dbus/\(name).xml" }
+    func xml(_ name: String) -> String { Products.sourceRoot + "/dbus/\(name).xml" }
 
     func sh(_ script: String, in dir: String) throws -> (status: Int32, out: String, err: String) {
         try runCommand("/bin/sh", ["-c", "cd '\(dir)' && \(script)"])
@@ -100,7 +100,7 @@ import Testing
         try #require(FileManager.default.isExecutableFile(atPath: generator) && FileManager.default.isExecutableFile(atPath: moc),
                      "scripts/install-deps installs Qt \(qt)'s tools")
         let dir = TempDir("alarmd-qt\(qt)")
-        try FileManager.default.copyItem(atPath: Products.sourceRoot + "/data/dbus/alarmd-qt.h", toPath: dir.path + "/alarmd-qt.h")
+        try FileManager.default.copyItem(atPath: Products.sourceRoot + "/dbus/alarmd-qt.h", toPath: dir.path + "/alarmd-qt.h")
         var units: [String] = []
         for name in Self.files {
             for (flag, suffix) in [("-p", "proxy"), ("-a", "adaptor")] {

@@ -19,7 +19,7 @@ import Testing
         // generated code and program there, not into the source tree.
         let root = TempDir("alarmd-examples")
         try FileManager.default.createDirectory(atPath: root.path + "/data", withIntermediateDirectories: true)
-        for part in ["examples", "data/dbus"] {
+        for part in ["examples", "dbus"] {
             try FileManager.default.copyItem(atPath: Products.sourceRoot + "/" + part, toPath: root.path + "/" + part)
         }
         for leftover in ["alarmd-timer", "org.alarmd.AlarmManager1.c", "org.alarmd.AlarmManager1.h", "org.alarmd.Alarm1.c", "org.alarmd.Alarm1.h"] {

@@ -23,7 +23,7 @@ final class Harness {
          extraArgs moreArgs: [String] = [], environment env: [String: String] = [:], launcher: [String] = []) throws {
         bus = try TestBus()
         self.launcher = launcher
-        extraArgs = moreArgs + ["--sounds-dir", Products.sourceRoot + "/data/sounds"]
+        extraArgs = moreArgs + ["--sounds-dir", Products.sourceRoot + "/sounds"]
         environment = env
         if let config {
             try config.write(toFile: state.path + "/alarmd.conf", atomically: true, encoding: .utf8)

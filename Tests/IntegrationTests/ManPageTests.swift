@@ -86,9 +86,9 @@ import Testing
         #expect(help.globalOptions.contains("--json"), "--json is among the global options")
     }
 
-    /// Every key of data/config/alarmd.conf is described in alarmd.conf(5), in its group, with the same default.
+    /// Every key of data/alarmd.conf.example is described in alarmd.conf(5), in its group, with the same default.
     @Test func configPageDocumentsEveryKeyAndItsDefault() throws {
-        let example = try String(contentsOfFile: Products.sourceRoot + "/data/config/alarmd.conf", encoding: .utf8)
+        let example = try String(contentsOfFile: Products.sourceRoot + "/data/alarmd.conf.example", encoding: .utf8)
         var keys: [(group: String, key: String, value: String)] = []
         var group = ""
         for raw in example.split(separator: "\n") {
@@ -98,7 +98,7 @@ import Testing
             let parts = line.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
             if parts.count == 2 { keys.append((group, parts[0], parts[1])) }
         }
-        try #require(keys.count >= 7, "data/config/alarmd.conf has too few keys: \(keys)")
+        try #require(keys.count >= 7, "data/alarmd.conf.example has too few keys: \(keys)")
         let lines = try rendered("alarmd.conf.5").split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         for (group, key, value) in keys {
             guard let header = lines.firstIndex(where: { $0.trimmingCharacters(in: .whitespaces) == "[\(group)]" }) else {
@@ -114,7 +114,7 @@ import Testing
             // The description: the indented lines under the tag, up to the next tag.
             let body = section[(tag + 1)...].prefix { $0.isEmpty || $0.hasPrefix("        ") }
             #expect(squeezed(body.joined(separator: " ")).contains("Default: \(value)."),
-                    "alarmd.conf.5 gives another default for \(group).\(key) than data/config/alarmd.conf (\(value))")
+                    "alarmd.conf.5 gives another default for \(group).\(key) than data/alarmd.conf.example (\(value))")
         }
     }
 }

@@ -5,7 +5,7 @@ import SDBus
 import TestSupport
 import Testing
 
-/// `data/dbus/` and `data/systemd/` agree with the daemon and with the tools that consume them.
+/// `dbus/` and `systemd/` agree with the daemon and with the tools that consume them.
 @Suite(.serialized) struct PackagingTests {
     /// An element in a canonical, order-preserving form: tag, sorted attributes, children.
     /// Whitespace and comments do not matter; attribute order and empty-vs-self-closed do not either.
@@ -31,8 +31,8 @@ import Testing
         for (file, objectPath, name) in [("org.alarmd.AlarmManager1.xml", managerPath, managerInterface),
                                          ("org.alarmd.Alarm1.xml", path, alarmInterface)] {
             let live = try interface(name, in: try h.client.introspect(objectPath))
-            let shipped = try interface(name, in: try String(contentsOfFile: Products.sourceRoot + "/data/dbus/" + file, encoding: .utf8))
-            #expect(live == shipped, "data/dbus/\(file) differs from the daemon:\nlive:    \(live)\nshipped: \(shipped)")
+            let shipped = try interface(name, in: try String(contentsOfFile: Products.sourceRoot + "/dbus/" + file, encoding: .utf8))
+            #expect(live == shipped, "dbus/\(file) differs from the daemon:\nlive:    \(live)\nshipped: \(shipped)")
         }
         // The manager object also serves the object manager the contract promises.
         #expect(try h.client.introspect(managerPath).contains("org.freedesktop.DBus.ObjectManager"))
@@ -42,7 +42,7 @@ import Testing
         let dtd = "/usr/share/xml/dbus-1/introspect.dtd"
         try #require(FileManager.default.fileExists(atPath: dtd), "libdbus-1-dev provides the DTD")
         for file in ["org.alarmd.AlarmManager1.xml", "org.alarmd.Alarm1.xml"] {
-            let r = try runCommand("/usr/bin/xmllint", ["--noout", "--dtdvalid", dtd, Products.sourceRoot + "/data/dbus/" + file])
+            let r = try runCommand("/usr/bin/xmllint", ["--noout", "--dtdvalid", dtd, Products.sourceRoot + "/dbus/" + file])
             #expect(r.status == 0, "\(file): \(r.err)")
         }
     }
@@ -50,7 +50,7 @@ import Testing
     /// `systemd-analyze verify --user` accepts the unit without a single warning.
     @Test func systemdUnitVerifies() throws {
         let dir = TempDir("alarmd-unit")
-        let unit = try String(contentsOfFile: Products.sourceRoot + "/data/systemd/alarmd.service", encoding: .utf8)
+        let unit = try String(contentsOfFile: Products.sourceRoot + "/systemd/alarmd.service", encoding: .utf8)
         #expect(unit.contains("Type=dbus") && unit.contains("BusName=org.alarmd.AlarmManager1"))
         // `systemctl --user help alarmd` opens alarmd's own pages (verify below checks `man` finds each).
         #expect(unit.contains("\nDocumentation=man:alarmd(8) "), "\(unit)")
@@ -70,7 +70,7 @@ import Testing
     @Test func dbusActivationStartsTheDaemon() throws {
         let services = TempDir("alarmd-services")
         let state = TempDir("alarmd-activated")
-        let file = try String(contentsOfFile: Products.sourceRoot + "/data/dbus/org.alarmd.AlarmManager1.service", encoding: .utf8)
+        let file = try String(contentsOfFile: Products.sourceRoot + "/dbus/org.alarmd.AlarmManager1.service", encoding: .utf8)
         let rendered = file.replacingOccurrences(of: "Exec=/usr/local/bin/alarmd", with: "Exec=\(Products.alarmd) --state-dir \(state.path)")
         #expect(rendered != file)
         try rendered.write(toFile: services.path + "/org.alarmd.AlarmManager1.service", atomically: true, encoding: .utf8)
@@ -111,11 +111,11 @@ import Testing
                       ("data/completions/alarmctl.bash", "usr/share/bash-completion/completions/alarmctl"),
                       ("data/completions/_alarmctl", "usr/share/zsh/vendor-completions/_alarmctl"),
                       ("data/completions/alarmctl.fish", "usr/share/fish/vendor_completions.d/alarmctl.fish"),
-                      ("data/dbus/alarmd-qt.h", "usr/include/alarmd/alarmd-qt.h"),
-                      ("data/dbus/org.alarmd.AlarmManager1.xml", "usr/share/dbus-1/interfaces/org.alarmd.AlarmManager1.xml"),
-                      ("data/dbus/org.alarmd.Alarm1.xml", "usr/share/dbus-1/interfaces/org.alarmd.Alarm1.xml"),
-                      ("data/config/alarmd.conf", "usr/share/doc/alarmd/alarmd.conf.example"),
-                      ("data/systemd/wake-alarm.conf", "usr/share/doc/alarmd/wake-alarm.conf")]
+                      ("dbus/alarmd-qt.h", "usr/include/alarmd/alarmd-qt.h"),
+                      ("dbus/org.alarmd.AlarmManager1.xml", "usr/share/dbus-1/interfaces/org.alarmd.AlarmManager1.xml"),
+                      ("dbus/org.alarmd.Alarm1.xml", "usr/share/dbus-1/interfaces/org.alarmd.Alarm1.xml"),
+                      ("data/alarmd.conf.example", "usr/share/doc/alarmd/alarmd.conf.example"),
+                      ("systemd/wake-alarm.conf", "usr/share/doc/alarmd/wake-alarm.conf")]
         for (source, installed) in copies {
             let want = FileManager.default.contents(atPath: Products.sourceRoot + "/" + source)
             let got = FileManager.default.contents(atPath: root.path + "/" + installed)

@@ -105,7 +105,7 @@ import Testing
         // them where it is installed), and the script says which alarmctl to try.
         let cmdline = (FileManager.default.contents(atPath: "/proc/\(run.alarmdPid)/cmdline") ?? Data())
             .split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
-        #expect(cmdline.contains("--sounds-dir") && cmdline.contains(Products.sourceRoot + "/data/sounds"), "\(cmdline)")
+        #expect(cmdline.contains("--sounds-dir") && cmdline.contains(Products.sourceRoot + "/sounds"), "\(cmdline)")
         #expect(cmdline.contains("--icons-dir") && cmdline.contains(Products.sourceRoot + "/data/icons"), "\(cmdline)")
         #expect(readText(run.log).contains("alarmctl timer 10s --title Tea"), "\(readText(run.log))")
         kill(run.alarmdPid, SIGTERM)

@@ -278,7 +278,7 @@ func contents(_ path: String) -> [String: Data] {
         env.removeValue(forKey: "DBUS_SESSION_BUS_ADDRESS")
         return try ChildProcess("/usr/bin/setpriv", ["--reuid=\(Self.nobody)", "--regid=\(Self.nobody)", "--clear-groups", "--",
                                                      Products.alarmd, "--bus-address", bus, "--state-dir", stateDir,
-                                                     "--sounds-dir", Products.sourceRoot + "/data/sounds", "--proc-root", procRoot],
+                                                     "--sounds-dir", Products.sourceRoot + "/sounds", "--proc-root", procRoot],
                                 environment: env, stderrPath: log)
     }
 

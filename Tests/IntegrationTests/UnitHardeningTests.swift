@@ -3,7 +3,7 @@ import Glibc
 import TestSupport
 import Testing
 
-/// data/systemd/alarmd.service is as confined as a user unit can be, and alarmd can still do its work in it.
+/// systemd/alarmd.service is as confined as a user unit can be, and alarmd can still do its work in it.
 /// Three levels: what `systemd-analyze` says of the unit file, what the file must and must not say,
 /// and (as root) the built alarmd run for real by a systemd user manager under the unit
 /// (Tests/unit-sandbox/run).
@@ -22,7 +22,7 @@ import Testing
                           "RootDirectory", "RemoveIPC", "AmbientCapabilities"]
 
     func unitText() throws -> String {
-        try String(contentsOfFile: Products.sourceRoot + "/data/systemd/alarmd.service", encoding: .utf8)
+        try String(contentsOfFile: Products.sourceRoot + "/systemd/alarmd.service", encoding: .utf8)
     }
 
     /// `[Service]` assignments of a unit: key → values, in order.
@@ -50,7 +50,7 @@ import Testing
         if !dropIns.isEmpty {
             try FileManager.default.createDirectory(atPath: dir.path + "/alarmd.service.d", withIntermediateDirectories: true)
             for name in dropIns {
-                try FileManager.default.copyItem(atPath: Products.sourceRoot + "/data/systemd/" + name, toPath: dir.path + "/alarmd.service.d/" + name)
+                try FileManager.default.copyItem(atPath: Products.sourceRoot + "/systemd/" + name, toPath: dir.path + "/alarmd.service.d/" + name)
             }
         }
         let man = try shippedManPages()
@@ -83,7 +83,7 @@ import Testing
         let r = try analyze(["verify", "--user"], dropIns: ["wake-alarm.conf"])
         #expect(r.status == 0)
         #expect(r.err.isEmpty, "systemd-analyze said: \(r.err)")
-        let dropIn = try String(contentsOfFile: Products.sourceRoot + "/data/systemd/wake-alarm.conf", encoding: .utf8)
+        let dropIn = try String(contentsOfFile: Products.sourceRoot + "/systemd/wake-alarm.conf", encoding: .utf8)
         #expect(serviceSettings(dropIn) == ["AmbientCapabilities": ["CAP_WAKE_ALARM"]])
         #expect(try exposure(dropIns: ["wake-alarm.conf"]) <= Self.exposureFloor + 0.1)
     }

@@ -126,7 +126,7 @@ public enum Products {
     public static var alarmd: String { directory + "/alarmd" }
     public static var alarmctl: String { directory + "/alarmctl" }
 
-    /// The repository root (for data/dbus/, data/systemd/).
+    /// The repository root (for dbus/, systemd/).
     public static var sourceRoot: String {
         var url = URL(fileURLWithPath: #filePath)
         for _ in 0..<3 { url.deleteLastPathComponent() }
