@@ -35,7 +35,7 @@ INSTALL_STRIP ?= -s
 STRICT = -Xswiftc -warnings-as-errors
 SWIFT_BUILD = $(SWIFT) build $(STRICT)
 
-.PHONY: all deps build-deps run-deps build run install-check install-files deb test-package test test-swift test-asan test-tsan valgrind-leaks test-unit-sandbox test-desktop test-gnome lint-gnome gnome-pot bench install install-gnome-extension uninstall clean crash-test fuzz-core fuzz-bus plasma-applet install-plasma-applet install-plasma-applet-if-built test-plasma plasma-pot
+.PHONY: all deps build-deps run-deps build run install-check install-files install-payload deb test-package test test-swift test-asan test-tsan valgrind-leaks test-unit-sandbox test-desktop test-gnome lint-gnome gnome-pot bench install install-gnome-extension uninstall clean crash-test fuzz-core fuzz-bus plasma-applet install-plasma-applet install-plasma-applet-if-built test-plasma plasma-pot
 
 # A bare `make` builds, as the README's "From source" says.
 all: build
@@ -207,8 +207,16 @@ install: install-check install-files
 		"  gnome-extensions enable $(GNOME_EXT)   # on GNOME, after logging in again"
 
 # The files alone, as the Debian package installs them too (debian/rules: its own build as BUILT,
-# INSTALL_STRIP= for dh_strip, the icon cache left to dpkg's triggers).
-install-files: install-gnome-extension install-plasma-applet-if-built
+# INSTALL_STRIP= for dh_strip, INSTALL_DIRS_RECORD= as dpkg knows its files, the icon cache left to
+# dpkg's triggers). Which directories it created is recorded (scripts/install-dirs), so that uninstall
+# removes those and leaves the ones that were there before, empty or not.
+INSTALL_DIRS_RECORD ?= $(DATADIR)/alarmd/installed-dirs
+INSTALL_DIRS = DESTDIR="$(DESTDIR)" PREFIX="$(PREFIX)" QML_DIR="$(QT_QML_DIR)" RECORD="$(INSTALL_DIRS_RECORD)" scripts/install-dirs
+install-files:
+	@before=$$(mktemp) && trap 'rm -f "$$before"' EXIT && $(INSTALL_DIRS) before "$$before" && \
+		$(MAKE) --no-print-directory install-payload && $(INSTALL_DIRS) record "$$before"
+
+install-payload: install-gnome-extension install-plasma-applet-if-built
 	install -Dm755 $(INSTALL_STRIP) "$(BUILT)/alarmd" "$(DESTDIR)$(BINDIR)/alarmd"
 	install -Dm755 $(INSTALL_STRIP) "$(BUILT)/alarmctl" "$(DESTDIR)$(BINDIR)/alarmctl"
 	sed 's|/usr/local/bin/alarmd|$(BINDIR)/alarmd|' dbus/org.alarmd.AlarmManager1.service | \
@@ -248,8 +256,9 @@ install-gnome-extension:
 			install -m644 "$(LOCALE_BUILT)/$$lang/LC_MESSAGES/alarmd.mo" "$(GNOME_EXT_DIR)/locale/$$lang/LC_MESSAGES/alarmd.mo"; \
 		else msgfmt -o "$(GNOME_EXT_DIR)/locale/$$lang/LC_MESSAGES/alarmd.mo" "$$po" || exit 1; fi; done
 
-# Removes every file install put there and the directories left empty, refreshes the icon cache, then
-# says what it leaves: each user's alarms, enable links, and an alarmd still running.
+# Removes every file install put there and the directories install created (never one that was there
+# before), refreshes the icon cache, then says what it leaves: each user's alarms, enable links, an
+# alarmd still running, and a directory it created that now holds someone else's files.
 uninstall:
 	rm -f "$(DESTDIR)$(BINDIR)/alarmd" "$(DESTDIR)$(BINDIR)/alarmctl" \
 	      "$(DESTDIR)$(DATADIR)/dbus-1/services/org.alarmd.AlarmManager1.service" \
@@ -257,7 +266,7 @@ uninstall:
 	      "$(DESTDIR)$(DATADIR)/dbus-1/interfaces/org.alarmd.Alarm1.xml" \
 	      "$(DESTDIR)$(PREFIX)/lib/systemd/user/alarmd.service"
 	for f in data/icons/hicolor/*/apps/*.svg; do rm -f "$(DESTDIR)$(DATADIR)/$${f#data/}"; done
-	rm -rf "$(DESTDIR)$(DATADIR)/alarmd" "$(DESTDIR)$(DATADIR)/doc/alarmd" "$(GNOME_EXT_DIR)"
+	rm -rf "$(DESTDIR)$(DATADIR)/alarmd/sounds" "$(DESTDIR)$(DATADIR)/doc/alarmd" "$(GNOME_EXT_DIR)"
 	rm -f "$(DESTDIR)$(MANDIR)/man1/alarmctl.1" "$(DESTDIR)$(MANDIR)/man5/alarmd.conf.5" "$(DESTDIR)$(MANDIR)/man8/alarmd.8" \
 	      "$(DESTDIR)$(DATADIR)/bash-completion/completions/alarmctl" \
 	      "$(DESTDIR)$(DATADIR)/zsh/vendor-completions/_alarmctl" \
@@ -266,7 +275,7 @@ uninstall:
 	rm -rf "$(DESTDIR)$(DATADIR)/plasma/plasmoids/$(PLASMA_APPLET)" "$(DESTDIR)$(DATADIR)/metainfo/$(PLASMA_APPLET).appdata.xml"
 	rm -f "$(DESTDIR)$(DATADIR)"/locale/*/LC_MESSAGES/plasma_applet_$(PLASMA_APPLET).mo
 	$(if $(QT_QML_DIR),rm -rf "$(DESTDIR)$(QT_QML_DIR)/org/alarmd")
-	@DESTDIR="$(DESTDIR)" PREFIX="$(PREFIX)" QML_DIR="$(QT_QML_DIR)" scripts/uninstall-leftovers
+	@DESTDIR="$(DESTDIR)" PREFIX="$(PREFIX)" RECORD="$(INSTALL_DIRS_RECORD)" scripts/uninstall-leftovers
 
 clean:
 	$(SWIFT) package clean

@@ -102,9 +102,22 @@ import Testing
         #expect(unbuilt.status != 0 && unbuilt.err.contains("Run `make` first, as yourself, then `sudo make install`"), "\(unbuilt.err)")
         #expect((try FileManager.default.contentsOfDirectory(atPath: root.path)).isEmpty, "nothing installed")
 
-        let install = try runCommand("/usr/bin/make", ["-C", Products.sourceRoot, "install", "DESTDIR=\(root.path)", "PREFIX=/usr", built],
-                                     environment: env)
-        try #require(install.status == 0, "make install: \(install.err)")
+        // What was there before: an empty include directory (Debian ships /usr/local/include so) and
+        // another package's manual page. Uninstalling must leave both.
+        let fm = FileManager.default
+        try fm.createDirectory(atPath: root.path + "/usr/include", withIntermediateDirectories: true)
+        try fm.createDirectory(atPath: root.path + "/usr/share/man/man1", withIntermediateDirectories: true)
+        try Data("other".utf8).write(to: URL(fileURLWithPath: root.path + "/usr/share/man/man1/other.1"))
+        let before = Set(fm.enumerator(atPath: root.path)?.allObjects as? [String] ?? [])
+
+        // Installed twice, as an upgrade from source does: the second creates no directory, and must
+        // not make uninstall forget those the first created.
+        for _ in 1...2 {
+            let install = try runCommand("/usr/bin/make", ["-C", Products.sourceRoot, "install", "DESTDIR=\(root.path)", "PREFIX=/usr", built],
+                                         environment: env)
+            try #require(install.status == 0, "make install: \(install.err)")
+        }
+        #expect(fm.fileExists(atPath: root.path + "/usr/include/alarmd/alarmd-qt.h"))
         let copies = [("docs/man/alarmctl.1", "usr/share/man/man1/alarmctl.1"),
                       ("docs/man/alarmd.conf.5", "usr/share/man/man5/alarmd.conf.5"),
                       ("docs/man/alarmd.8", "usr/share/man/man8/alarmd.8"),
@@ -139,18 +152,18 @@ import Testing
         // The icon cache install writes where it installs for real (no DESTDIR): stale once the icons
         // are gone, so uninstall takes it along when no other icon is left.
         try Data("cache".utf8).write(to: URL(fileURLWithPath: root.path + "/usr/share/icons/hicolor/icon-theme.cache"))
+        // Another package's file, put since into a directory alarmd's install created.
+        let foreign = "usr/share/dbus-1/services/org.example.Other.service"
+        try Data("other".utf8).write(to: URL(fileURLWithPath: root.path + "/" + foreign))
         let uninstall = try runCommand("/usr/bin/make", ["-C", Products.sourceRoot, "uninstall", "DESTDIR=\(root.path)", "PREFIX=/usr"], environment: env)
         #expect(uninstall.status == 0, "make uninstall: \(uninstall.err)")
-        let left = (FileManager.default.enumerator(atPath: root.path)?.allObjects as? [String] ?? [])
-            .filter { path in
-                var isDirectory: ObjCBool = false
-                return FileManager.default.fileExists(atPath: root.path + "/" + path, isDirectory: &isDirectory) && !isDirectory.boolValue
-            }
-        #expect(left.isEmpty, "make uninstall left \(left.sorted())")
-        // Nor the directories it made: only the prefix's own remain, if that.
-        let dirs = (FileManager.default.enumerator(atPath: root.path)?.allObjects as? [String] ?? []).filter { !left.contains($0) }
-        #expect(Set(dirs).isSubset(of: ["usr", "usr/bin", "usr/share", "usr/lib", "usr/include", "usr/share/man", "usr/share/doc"]),
-                "make uninstall left directories: \(dirs.sorted())")
+        // Exactly what was there before, and the other file with the directories that hold it: every
+        // installed file is gone, every directory install created too, none that was there before.
+        let after = Set(fm.enumerator(atPath: root.path)?.allObjects as? [String] ?? [])
+        let kept = ["usr/share/dbus-1", "usr/share/dbus-1/services", foreign]
+        let expected = before.union(kept)
+        #expect(after == expected, "make uninstall left \(after.subtracting(expected).sorted()), took \(expected.subtracting(after).sorted())")
+        #expect(uninstall.out.contains("  /usr/share/dbus-1/services, which install created: it now holds other files"), "\(uninstall.out)")
     }
 
     /// `make` and `make run` install only what building and running need (never the test tool-chain),
