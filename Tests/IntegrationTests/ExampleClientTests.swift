@@ -13,7 +13,7 @@ import Testing
     static let apps = ["org.alarmd.examples.PythonTimer", "org.alarmd.examples.CTimer"]
 
     @Test func exampleClientsRunAsTheReadmeSays() throws {
-        let block = try DocumentationTests.readmeBlock("examples")
+        let block = try DocumentationTests.docBlock("examples")
         let h = try Harness(notifications: true)
         // A copy of the parts of the repository the block uses: `make -C examples/c` writes its
         // generated code and program there, not into the source tree.

@@ -9,7 +9,7 @@ import Testing
 /// succeeds in order, and they leave, remove and authorize what they say they do.
 @Suite struct ReadmeWalkthroughTests {
     @Test func busctlWalkthroughRunsAsPasted() throws {
-        let block = try DocumentationTests.readmeBlock("busctl-walkthrough") + DocumentationTests.readmeBlock("countdown-activity")
+        let block = try DocumentationTests.docBlock("busctl-walkthrough") + DocumentationTests.docBlock("countdown-activity")
         let h = try Harness()
         let dir = TempDir("alarmd-walkthrough")
         // `set -e`: the first command that fails ends the run with its status; `-x` traces every
