@@ -82,17 +82,33 @@ struct DocumentationTests {
         }
     }
 
+    /// The README is where a reader starts: it links every guide in docs/ and every manual page, so
+    /// none is out of reach (the links themselves are checked below).
+    @Test func theReadmeLinksEveryGuideAndManualPage() throws {
+        let root = Products.sourceRoot
+        let readme = try String(contentsOfFile: root + "/README.md", encoding: .utf8)
+        let guides = try FileManager.default.contentsOfDirectory(atPath: root + "/docs").filter { $0.hasSuffix(".md") }.map { "docs/" + $0 }
+        let pages = try FileManager.default.contentsOfDirectory(atPath: root + "/docs/man").map { "docs/man/" + $0 }
+        #expect(pages.count >= 3 && guides.count >= 5)
+        for target in guides + pages + ["NEWS.md"] {
+            #expect(readme.contains("](\(target))") || readme.contains("](\(target)#"), "README.md does not link \(target)")
+        }
+    }
+
     @Test func everyRelativeLinkResolves() throws {
         let root = Products.sourceRoot
         let files = Self.markdownFiles()
         #expect(files.contains("README.md") && files.contains("docs/API.md"))
+        // Inline links and images, `[text](target)`, and reference definitions, `[label]: target`.
         let link = try Regex(#"\]\(([^)\s]+)\)"#)
-        var checked = 0
+        let definition = try Regex(#"(?m)^ {0,3}\[[^\]]+\]:\s+(\S+)"#)
+        var checked = 0, manPages = 0, otherFiles = 0
         for file in files {
             let text = try String(contentsOfFile: root + "/" + file, encoding: .utf8)
             #expect(!text.contains("../shared"), "\(file) points outside the repository")
-            for match in text.matches(of: link) {
-                let target = String(match.output[1].substring ?? "")
+            let targets = text.matches(of: link).map { String($0.output[1].substring ?? "") }
+                + text.matches(of: definition).map { String($0.output[1].substring ?? "") }
+            for target in targets {
                 if target.contains("://") || target.hasPrefix("mailto:") { continue }
                 let parts = target.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
                 let dir = (file as NSString).deletingLastPathComponent
@@ -100,12 +116,21 @@ struct DocumentationTests {
                 let full = (root + "/" + path as NSString).standardizingPath
                 #expect(full.hasPrefix(root), "\(file): \(target) leaves the repository")
                 #expect(FileManager.default.fileExists(atPath: full), "\(file): \(target) does not exist")
-                if parts.count == 2, full.hasSuffix(".md"), let t = try? String(contentsOfFile: full, encoding: .utf8) {
-                    #expect(Self.anchors(in: t).contains(parts[1]), "\(file): no heading for #\(parts[1]) in \(path)")
+                if parts.count == 2 {
+                    // Only a Markdown file has headings to check an anchor against.
+                    #expect(full.hasSuffix(".md"), "\(file): \(target) has an anchor into a file that is not Markdown")
+                    if full.hasSuffix(".md"), let t = try? String(contentsOfFile: full, encoding: .utf8) {
+                        #expect(Self.anchors(in: t).contains(parts[1]), "\(file): no heading for #\(parts[1]) in \(path)")
+                    }
+                }
+                // What the README and the guides send readers to beyond Markdown: manual pages, sources, files.
+                if file == "README.md" || file.hasPrefix("docs/") {
+                    if path.contains("docs/man/") { manPages += 1 } else if !full.hasSuffix(".md") { otherFiles += 1 }
                 }
                 checked += 1
             }
         }
         #expect(checked > 5, "the links were found and checked (\(checked))")
+        #expect(manPages >= 3 && otherFiles >= 5, "links to manual pages (\(manPages)) and other files (\(otherFiles)) were checked too")
     }
 }
