@@ -304,7 +304,7 @@ fuzz-core:
 		corpus ../tools/fuzz/corpus
 
 # alarmd under FUZZ_CALLS (100,000) hostile calls on a private bus (docs/fuzzing.md): release builds
-# of alarmd and alarmd-fuzz-bus, then the run, its checks and its figures (the README's "Reliability").
+# of alarmd and alarmd-fuzz-bus, then the run, its checks and its figures (docs/fuzzing.md, Results).
 # FUZZ_BUS_ARGS="--seed N" replays a run; --help lists the options.
 fuzz-bus:
 	$(SWIFT) build -c release --product alarmd

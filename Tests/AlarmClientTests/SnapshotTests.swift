@@ -4,7 +4,7 @@ import Foundation
 import Testing
 import TestSupport
 
-/// The README's applet rule, computed from properties alone.
+/// The applet rule of docs/API.md (Drawing a live countdown), computed from properties alone.
 struct SnapshotTests {
     static let s = usecPerSecond
 

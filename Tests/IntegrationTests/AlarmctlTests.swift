@@ -161,16 +161,20 @@ func printedId(_ h: Harness, _ out: String) throws -> String {
         #expect(noBus.status == 3 && noBus.err.contains("cannot connect to the session bus"))
     }
 
-    @Test func readmeAlarmctlExamplesRun() throws {
+    /// Every `alarmctl` line of a code block in the README and docs/, in the order a reader meets them.
+    @Test func documentedAlarmctlExamplesRun() throws {
         let h = try Harness()
-        let readme = try String(contentsOfFile: Products.sourceRoot + "/README.md", encoding: .utf8)
-        var inCode = false
         var commands: [String] = []
-        for raw in readme.split(separator: "\n", omittingEmptySubsequences: false) {
-            if raw.hasPrefix("```") { inCode.toggle(); continue }
-            let line = raw.components(separatedBy: "   #").first!.trimmingCharacters(in: .whitespaces)
-            if inCode, line.hasPrefix("alarmctl"), !line.hasPrefix("alarmctl watch"), !line.hasPrefix("alarmctl monitor") {
-                commands.append(line)
+        for (_, text) in try DocumentationTests.documents() {
+            var inCode = false
+            for raw in text.split(separator: "\n", omittingEmptySubsequences: false) {
+                if raw.hasPrefix("```") { inCode.toggle(); continue }
+                let line = raw.components(separatedBy: "   #").first!.trimmingCharacters(in: .whitespaces)
+                // watch, monitor and panel run until their reader goes: other tests drive them.
+                if inCode, line.hasPrefix("alarmctl"), !line.hasPrefix("alarmctl watch"), !line.hasPrefix("alarmctl monitor"),
+                   !line.hasPrefix("alarmctl panel") {
+                    commands.append(line)
+                }
             }
         }
         #expect(commands.count >= 10, "\(commands)")
@@ -180,12 +184,12 @@ func printedId(_ h: Harness, _ out: String) throws -> String {
         var prefix = "3f8f"
         for command in commands {
             let r = try runCommand("/bin/sh", ["-c", command.replacingOccurrences(of: "3f8f", with: prefix)], environment: env)
-            // The README's snooze finds nothing ringing here; that is its documented answer.
+            // The tour's snooze finds nothing ringing here; that is its documented answer.
             let fine = r.status == 0 || (command.hasPrefix("alarmctl snooze") && r.status == 5 && r.err.contains("nothing is ringing"))
             #expect(fine, "\(command): \(r.status) \(r.err)")
             if command.hasPrefix("alarmctl timer 25m") { prefix = try printedId(h, r.out).prefix(8).description }
         }
-        #expect(try h.snapshots().count == 2, "the README's alarms are set and its timer cancelled")
+        #expect(try h.snapshots().count == 2, "the tour's alarms are set and its timer cancelled")
     }
 
     @Test func helpForEveryCommand() throws {

@@ -31,32 +31,67 @@ struct DocumentationTests {
         return out
     }
 
-    /// The README blocks that a test runs verbatim, each marked by `<!-- README-test: NAME …-->` on
-    /// the line before its fence, and the test file that runs it.
+    /// The documents a reader is sent to, in the order the example tests read them: the README, then
+    /// docs/*.md by name (a block that uses the walk-through's `$M` must come after it in this order).
+    static func documents() throws -> [(path: String, text: String)] {
+        let docs = try FileManager.default.contentsOfDirectory(atPath: Products.sourceRoot + "/docs")
+            .filter { $0.hasSuffix(".md") }.sorted().map { "docs/" + $0 }
+        return try (["README.md"] + docs).map { ($0, try String(contentsOfFile: Products.sourceRoot + "/" + $0, encoding: .utf8)) }
+    }
+
+    static let marker = "<!-- doc-test: "
+
+    /// The blocks of the README and docs/ that a test runs verbatim, each marked by
+    /// `<!-- doc-test: NAME …-->` on the line before its fence, and the test file that runs it.
     static let verbatimBlocks = ["busctl-walkthrough": "ReadmeWalkthroughTests.swift", "countdown-activity": "ReadmeWalkthroughTests.swift",
                                  "examples": "ExampleClientTests.swift"]
 
-    /// The fenced block after the marker `<!-- README-test: NAME`, exactly as a reader copies it.
-    static func readmeBlock(_ name: String) throws -> String {
-        let readme = try String(contentsOfFile: Products.sourceRoot + "/README.md", encoding: .utf8)
-        let lines = readme.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-        guard let marker = lines.firstIndex(where: { $0.hasPrefix("<!-- README-test: \(name) ") || $0 == "<!-- README-test: \(name) -->" }),
-              marker + 1 < lines.count, lines[marker + 1].hasPrefix("```"),
-              let end = lines[(marker + 2)...].firstIndex(where: { $0.hasPrefix("```") })
-        else { throw TestFailure("README.md has no fenced block after <!-- README-test: \(name)") }
-        return lines[(marker + 2)..<end].joined(separator: "\n") + "\n"
+    /// The fenced block after the marker `<!-- doc-test: NAME`, exactly as a reader copies it, from
+    /// whichever document holds it; a name marked in two places is an error, not a choice.
+    static func docBlock(_ name: String) throws -> String {
+        var found: [(file: String, block: String)] = []
+        for (file, text) in try documents() {
+            let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+            for (at, line) in lines.enumerated() where line.hasPrefix(Self.marker + name + " ") || line == Self.marker + name + " -->" {
+                guard at + 1 < lines.count, lines[at + 1].hasPrefix("```"),
+                      let end = lines[(at + 2)...].firstIndex(where: { $0.hasPrefix("```") })
+                else { throw TestFailure("\(file) has no fenced block after \(Self.marker)\(name)") }
+                found.append((file, lines[(at + 2)..<end].joined(separator: "\n") + "\n"))
+            }
+        }
+        guard found.count == 1, let block = found.first?.block else {
+            throw TestFailure("\(Self.marker)\(name) marks \(found.count) blocks (\(found.map(\.file))), not one")
+        }
+        return block
     }
 
-    /// Every marked block is one a test runs, and is found as such.
-    @Test func everyMarkedReadmeBlockIsRun() throws {
-        let readme = try String(contentsOfFile: Products.sourceRoot + "/README.md", encoding: .utf8)
-        let marked = readme.split(separator: "\n").filter { $0.hasPrefix("<!-- README-test: ") }
-            .compactMap { $0.dropFirst("<!-- README-test: ".count).split(separator: " ").first.map(String.init) }
-        #expect(Set(marked) == Set(Self.verbatimBlocks.keys), "marked: \(marked)")
+    /// Every marked block, in every document, is one a test runs, and is found as such.
+    @Test func everyMarkedDocBlockIsRun() throws {
+        var marked: [String] = []
+        for (file, text) in try Self.documents() {
+            // The marker's old name would hide a block from this check.
+            #expect(!text.contains("<!-- README-test:"), "\(file) still uses the old marker <!-- README-test:")
+            marked += text.split(separator: "\n").filter { $0.hasPrefix(Self.marker) }
+                .compactMap { $0.dropFirst(Self.marker.count).split(separator: " ").first.map(String.init) }
+        }
+        #expect(marked.sorted() == Self.verbatimBlocks.keys.sorted(), "marked: \(marked)")
         for (name, file) in Self.verbatimBlocks {
-            #expect(try !Self.readmeBlock(name).isEmpty)
+            #expect(try !Self.docBlock(name).isEmpty)
             let test = try String(contentsOfFile: Products.sourceRoot + "/Tests/IntegrationTests/" + file, encoding: .utf8)
-            #expect(test.contains("readmeBlock(\"\(name)\")"), "\(file) does not run the README block \(name)")
+            #expect(test.contains("docBlock(\"\(name)\")"), "\(file) does not run the block \(name)")
+        }
+    }
+
+    /// The README is where a reader starts: it links every guide in docs/ and every manual page, so
+    /// none is out of reach (the links themselves are checked below).
+    @Test func theReadmeLinksEveryGuideAndManualPage() throws {
+        let root = Products.sourceRoot
+        let readme = try String(contentsOfFile: root + "/README.md", encoding: .utf8)
+        let guides = try FileManager.default.contentsOfDirectory(atPath: root + "/docs").filter { $0.hasSuffix(".md") }.map { "docs/" + $0 }
+        let pages = try FileManager.default.contentsOfDirectory(atPath: root + "/docs/man").map { "docs/man/" + $0 }
+        #expect(pages.count >= 3 && guides.count >= 5)
+        for target in guides + pages + ["NEWS.md"] {
+            #expect(readme.contains("](\(target))") || readme.contains("](\(target)#"), "README.md does not link \(target)")
         }
     }
 
@@ -64,13 +99,16 @@ struct DocumentationTests {
         let root = Products.sourceRoot
         let files = Self.markdownFiles()
         #expect(files.contains("README.md") && files.contains("docs/API.md"))
+        // Inline links and images, `[text](target)`, and reference definitions, `[label]: target`.
         let link = try Regex(#"\]\(([^)\s]+)\)"#)
-        var checked = 0
+        let definition = try Regex(#"(?m)^ {0,3}\[[^\]]+\]:\s+(\S+)"#)
+        var checked = 0, manPages = 0, otherFiles = 0
         for file in files {
             let text = try String(contentsOfFile: root + "/" + file, encoding: .utf8)
             #expect(!text.contains("../shared"), "\(file) points outside the repository")
-            for match in text.matches(of: link) {
-                let target = String(match.output[1].substring ?? "")
+            let targets = text.matches(of: link).map { String($0.output[1].substring ?? "") }
+                + text.matches(of: definition).map { String($0.output[1].substring ?? "") }
+            for target in targets {
                 if target.contains("://") || target.hasPrefix("mailto:") { continue }
                 let parts = target.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
                 let dir = (file as NSString).deletingLastPathComponent
@@ -78,12 +116,21 @@ struct DocumentationTests {
                 let full = (root + "/" + path as NSString).standardizingPath
                 #expect(full.hasPrefix(root), "\(file): \(target) leaves the repository")
                 #expect(FileManager.default.fileExists(atPath: full), "\(file): \(target) does not exist")
-                if parts.count == 2, full.hasSuffix(".md"), let t = try? String(contentsOfFile: full, encoding: .utf8) {
-                    #expect(Self.anchors(in: t).contains(parts[1]), "\(file): no heading for #\(parts[1]) in \(path)")
+                if parts.count == 2 {
+                    // Only a Markdown file has headings to check an anchor against.
+                    #expect(full.hasSuffix(".md"), "\(file): \(target) has an anchor into a file that is not Markdown")
+                    if full.hasSuffix(".md"), let t = try? String(contentsOfFile: full, encoding: .utf8) {
+                        #expect(Self.anchors(in: t).contains(parts[1]), "\(file): no heading for #\(parts[1]) in \(path)")
+                    }
+                }
+                // What the README and the guides send readers to beyond Markdown: manual pages, sources, files.
+                if file == "README.md" || file.hasPrefix("docs/") {
+                    if path.contains("docs/man/") { manPages += 1 } else if !full.hasSuffix(".md") { otherFiles += 1 }
                 }
                 checked += 1
             }
         }
         #expect(checked > 5, "the links were found and checked (\(checked))")
+        #expect(manPages >= 3 && otherFiles >= 5, "links to manual pages (\(manPages)) and other files (\(otherFiles)) were checked too")
     }
 }

@@ -6,14 +6,14 @@ import SDBus
 import TestSupport
 import Testing
 
-/// The README's example clients (examples/python, examples/c), built and run by the README's own
-/// commands against the real alarmd, as an app's user meets them: each asks for consent, the test
+/// The example clients (examples/python, examples/c), built and run by the commands docs/app-developers.md
+/// gives, against the real alarmd, as an app's user meets them: each asks for consent, the test
 /// clicks Allow on the prompt, and each app's timer rings and is stopped.
 @Suite struct ExampleClientTests {
     static let apps = ["org.alarmd.examples.PythonTimer", "org.alarmd.examples.CTimer"]
 
-    @Test func exampleClientsRunAsTheReadmeSays() throws {
-        let block = try DocumentationTests.readmeBlock("examples")
+    @Test func exampleClientsRunAsTheGuideSays() throws {
+        let block = try DocumentationTests.docBlock("examples")
         let h = try Harness(notifications: true)
         // A copy of the parts of the repository the block uses: `make -C examples/c` writes its
         // generated code and program there, not into the source tree.
@@ -72,7 +72,7 @@ import Testing
     }
 
     /// Where nobody can be asked (no notification server), the example says how to allow it, and
-    /// runs once the user has, as the README says.
+    /// runs once the user has, as docs/app-developers.md says.
     @Test func withoutANotificationServerTheUserAllowsTheExampleBeforehand() throws {
         let h = try Harness()
         var env = ProcessInfo.processInfo.environment

@@ -9,7 +9,7 @@ import Testing
 /// bubblewrap sandbox that holds the app's `/.flatpak-info` (so a service reading the peer's
 /// `/proc/PID/root/.flatpak-info` sees the app), and runs the app in a sandbox of its own whose
 /// session bus is the proxy's socket. Here the same two sandboxes hold the real proxy and the
-/// README's Python example (or gdbus), against the real alarmd.
+/// Python example of docs/app-developers.md (or gdbus), against the real alarmd.
 @Suite struct FlatpakProxyTests {
     static let appId = "org.alarmd.examples.FlatpakTimer"
 
@@ -95,7 +95,7 @@ import Testing
         #expect(list.status != 0 && list.err.contains("org.alarmd.Error.NotAuthorized"), "\(list)")
         #expect(try h.client.call("ListAuthorizations") == [.dict(key: "s", value: "s", [])], "the app's attempt changed nothing")
 
-        // The user allows it, as `alarmctl auth allow` does; then the README's Python example, run
+        // The user allows it, as `alarmctl auth allow` does; then the Python example, run
         // as the app, schedules its timer and sees it ring and go through the proxy's signals.
         let allow = try runCommand(Products.alarmctl, ["--address", h.bus.address, "auth", "allow", Self.appId])
         #expect(allow.status == 0, "\(allow.err)")
@@ -116,7 +116,7 @@ import Testing
     }
 
     /// The proxy passes the app every broadcast of a name it may talk to: also the signals about other
-    /// apps' alarms (what the README's "what the session bus reveals" warns of).
+    /// apps' alarms (what docs/API.md's "what the session bus reveals" warns of).
     @Test func anAppWithTheTalkNameAlsoSeesOtherAppsSignals() throws {
         let h = try Harness()
         let sandbox = try Sandbox()

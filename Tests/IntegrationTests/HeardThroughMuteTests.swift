@@ -265,7 +265,7 @@ import Testing
     /// PulseAudio only for now: on PipeWire, in a fresh-clone run under AddressSanitizer, alarmd once
     /// never saw its stream moved to the other sink (no "plays on sink" line; the old sink was held until
     /// Stop), while the same case passed in every plain run. Until that is understood, PipeWire's move is
-    /// not claimed (README) and not tested; the cases the issue asks for run on both servers.
+    /// not claimed (docs/API.md, Ringing) and not tested; the cases the issue asks for run on both servers.
     @Test(arguments: ["PulseAudio"]) func movingTheStreamMovesTheOverride(_ serverName: String) throws {
         let s = try server(serverName)
         try s.pactl(["load-module", "module-null-sink", "sink_name=bedroom"])

@@ -303,24 +303,25 @@ import Testing
         #expect(stat(top.path + "/home/.local/state/alarmd/alarmd.sqlite", &st) == 0 && st.st_uid == nobody)
     }
 
-    /// Every `busctl` example of the README runs against a real daemon: it succeeds, or reaches
-    /// alarmd and is refused by it ("Call failed: …", e.g. Stop on an alarm that is not ringing) —
-    /// never a typo in a signature or an argument count.
-    @Test func readmeBusctlExamplesRun() throws {
+    /// Every `busctl` example of the README and docs/ runs against a real daemon, in the order a reader
+    /// meets them: it succeeds, or reaches alarmd and is refused by it ("Call failed: …", e.g. Stop on an
+    /// alarm that is not ringing) — never a typo in a signature or an argument count.
+    @Test func documentedBusctlExamplesRun() throws {
         let h = try Harness()
-        let readme = try String(contentsOfFile: Products.sourceRoot + "/README.md", encoding: .utf8)
         var commands: [String] = []
-        var pending = ""
-        var inCode = false
-        for raw in readme.split(separator: "\n", omittingEmptySubsequences: false) {
-            let line = String(raw)
-            if line.hasPrefix("```") { inCode.toggle(); continue }
-            guard inCode else { continue }
-            let text = pending + line.trimmingCharacters(in: .whitespaces)
-            if text.hasSuffix("\\") { pending = String(text.dropLast()) + " "; continue }
-            pending = ""
-            if text.hasPrefix("busctl --user") && !text.contains(" monitor ") { commands.append(text) }
-            if text.hasPrefix("M=") || text.hasPrefix("ID=") { commands.append(text) }
+        for (_, doc) in try DocumentationTests.documents() {
+            var pending = ""
+            var inCode = false
+            for raw in doc.split(separator: "\n", omittingEmptySubsequences: false) {
+                let line = String(raw)
+                if line.hasPrefix("```") { inCode.toggle(); continue }
+                guard inCode else { continue }
+                let text = pending + line.trimmingCharacters(in: .whitespaces)
+                if text.hasSuffix("\\") { pending = String(text.dropLast()) + " "; continue }
+                pending = ""
+                if text.hasPrefix("busctl --user") && !text.contains(" monitor ") { commands.append(text) }
+                if text.hasPrefix("M=") || text.hasPrefix("ID=") { commands.append(text) }
+            }
         }
         #expect(commands.filter { $0.hasPrefix("busctl") }.count >= 20)
         var env = ProcessInfo.processInfo.environment

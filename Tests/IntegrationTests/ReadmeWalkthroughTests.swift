@@ -4,12 +4,12 @@ import SDBus
 import TestSupport
 import Testing
 
-/// The README's `busctl` walk-through, pasted whole into a shell where alarmd runs, and then in the
-/// same shell its countdown-activity block (which uses the walk-through's `$M`): every command
-/// succeeds in order, and they leave, remove and authorize what they say they do.
+/// The `busctl` walk-through of docs/app-developers.md, pasted whole into a shell where alarmd runs,
+/// and then in the same shell its countdown-activity block (which uses the walk-through's `$M`): every
+/// command succeeds in order, and they leave, remove and authorize what they say they do.
 @Suite struct ReadmeWalkthroughTests {
     @Test func busctlWalkthroughRunsAsPasted() throws {
-        let block = try DocumentationTests.readmeBlock("busctl-walkthrough") + DocumentationTests.readmeBlock("countdown-activity")
+        let block = try DocumentationTests.docBlock("busctl-walkthrough") + DocumentationTests.docBlock("countdown-activity")
         let h = try Harness()
         let dir = TempDir("alarmd-walkthrough")
         // `set -e`: the first command that fails ends the run with its status; `-x` traces every

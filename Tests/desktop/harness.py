@@ -369,18 +369,18 @@ class Session:
         return self.alarms()[alarm_id]["FireTimeUSec"] / 1e6
 
     @staticmethod
-    def readme_panel_blocks():
-        """The code blocks of the README's "Panels" section, as (language, text): the bars run the
-        snippets a user copies, verbatim (alarmctl is found on PATH, the bus through
+    def panel_blocks():
+        """The code blocks of the "Panels" section of docs/user-guide.md, as (language, text): the bars
+        run the snippets a user copies, verbatim (alarmctl is found on PATH, the bus through
         DBUS_SESSION_BUS_ADDRESS, as in a desktop session)."""
-        readme = open(os.path.join(REPO, "README.md"), encoding="utf-8").read()
-        section = readme.split("\n## Panels", 1)[1].split("\n## ", 1)[0]
+        guide = open(os.path.join(REPO, "docs", "user-guide.md"), encoding="utf-8").read()
+        section = guide.split("\n## Panels", 1)[1].split("\n## ", 1)[0]
         return re.findall(r"```(\w*)\n(.*?)```", section, re.S)
 
     @classmethod
-    def readme_snippet(cls, bar):
+    def panel_snippet(cls, bar):
         """waybar: (module dict, CSS); i3: the status_command line; polybar: the module's exec."""
-        blocks = cls.readme_panel_blocks()
+        blocks = cls.panel_blocks()
         if bar == "waybar":
             module = json.loads("{" + next(t for lang, t in blocks if lang == "json") + "}")["custom/alarmd"]
             return module, next(t for lang, t in blocks if lang == "css")
@@ -468,12 +468,12 @@ tail = true
         self.write_user_file(waybar_config, json.dumps({
             "layer": "top", "position": "top", "height": 32,
             "modules-left": [], "modules-center": [], "modules-right": ["custom/alarmd"],
-            "custom/alarmd": self.readme_snippet("waybar")[0],
+            "custom/alarmd": self.panel_snippet("waybar")[0],
         }, indent=2))
         # Only non-emoji fonts, or digits are drawn from the emoji font.
         self.write_user_file(waybar_css, '* { font-family: "DejaVu Sans"; font-size: 18px; }\n'
                                          f"window#waybar {{ background: {BAR_BG}; color: #ffffff; }}\n"
-                                         "#custom-alarmd { padding: 0 12px; }\n" + self.readme_snippet("waybar")[1])
+                                         "#custom-alarmd { padding: 0 12px; }\n" + self.panel_snippet("waybar")[1])
         sway_config = os.path.join(self.home, "sway.config")
         self.write_user_file(sway_config, f"output HEADLESS-1 resolution {SCREEN_W}x{SCREEN_H}\n"
                                           "xwayland disable\n"

@@ -24,8 +24,8 @@ def start_i3bar(s):
     """Xvfb, then i3 with one bar; returns when it started and the processes to watch."""
     t = time.monotonic()
     xvfb = s.start_xvfb()
-    # The README's bar block, as a user copies it.
-    i3 = s.start_i3(BAR.format(bg=harness.BAR_BG, status_command=harness.Session.readme_snippet("i3")))
+    # The user guide's bar block, as a user copies it.
+    i3 = s.start_i3(BAR.format(bg=harness.BAR_BG, status_command=harness.Session.panel_snippet("i3")))
     return t, (xvfb, i3)
 
 

@@ -13,8 +13,8 @@ def start_polybar(s):
     """Xvfb, then polybar (no window manager needed); returns when it started and the processes to watch."""
     t = time.monotonic()
     xvfb = s.start_xvfb()
-    # The README's module, as a user copies it.
-    bar = s.start_polybar(harness.Session.readme_snippet("polybar"))
+    # The user guide's module, as a user copies it.
+    bar = s.start_polybar(harness.Session.panel_snippet("polybar"))
     return t, (xvfb, bar)
 
 

@@ -1,6 +1,6 @@
 // What the alarmd indicator shows, computed from alarmd's properties and the clock alone.
 // Pure functions (GLib only): the extension draws them, Tests/desktop/gnome-shell/unit.js checks them
-// with plain gjs. Written against docs/API.md and the README's applet and panel rules.
+// with plain gjs. Written against docs/API.md's applet rule and the panel rule of docs/user-guide.md.
 /* exported DURATION_MAX, parseDuration, colorHex, clock, localTime, Alarm, readingOrder, panelView,
    nextChangeMs, alarmPath */
 'use strict';
@@ -222,7 +222,7 @@ var Alarm = class Alarm {
         return this.text('icon');
     }
 
-    /** The README's applet rule: countdown and scheduled run until FireTimeUSec; paused is frozen. */
+    /** docs/API.md's applet rule: countdown and scheduled run until FireTimeUSec; paused is frozen. */
     remaining(now) {
         switch (this.state) {
         case 'countdown':

@@ -142,7 +142,7 @@ QString AlarmdAlarm::text(const QString &key) const
     return v.userType() == QMetaType::QString ? v.toString() : QString();
 }
 
-// The README's applet rule: countdown and scheduled run until FireTimeUSec; paused is frozen.
+// docs/API.md's applet rule: countdown and scheduled run until FireTimeUSec; paused is frozen.
 qint64 AlarmdAlarm::remaining(qint64 now) const
 {
     const QString s = state();
