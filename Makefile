@@ -1,3 +1,6 @@
+# SPDX-FileCopyrightText: 2026 The alarmd developers <alarmd@alarmd.org>
+# SPDX-License-Identifier: LGPL-2.1-or-later
+
 # alarmd: `make run` sets up and runs the daemon, `make test` runs the whole test suite.
 # `make` (as yourself) builds alarmd and alarmctl; `sudo make install` then installs what it built,
 # needing no Swift toolchain on root's PATH (sudo's secure_path has none).
