@@ -155,10 +155,13 @@ test-plasma: plasma-applet
 	ALARMD="$$($(SWIFT) build --show-bin-path)/alarmd" PLASMA_BUILD="$(PLASMA_BUILD)" Tests/desktop/plasma/run
 
 # Regenerates the applet's translation template from its QML (the plugin holds no user-visible text).
+# xgettext writes a header of its own, without SPDX lines: those of the template it replaces are kept.
+PLASMA_POT = applets/plasma/po/plasma_applet_$(PLASMA_APPLET).pot
 plasma-pot:
-	xgettext --from-code=UTF-8 -C --kde -ci18n -ki18n:1 -ki18nc:1c,2 -ki18np:1,2 -ki18ncp:1c,2,3 \
+	{ grep '^# SPDX-' $(PLASMA_POT); \
+	  xgettext --from-code=UTF-8 -C --kde -ci18n -ki18n:1 -ki18nc:1c,2 -ki18np:1,2 -ki18ncp:1c,2,3 \
 		--package-name=plasma-applet-alarmd --msgid-bugs-address=alarmd@alarmd.org \
-		-o applets/plasma/po/plasma_applet_$(PLASMA_APPLET).pot applets/plasma/package/contents/ui/*.qml
+		-o - applets/plasma/package/contents/ui/*.qml; } > $(PLASMA_POT).new && mv $(PLASMA_POT).new $(PLASMA_POT)
 
 # The GNOME Shell extension through eslint with GNOME 43's rules (applets/gnome-shell/.eslintrc.yml),
 # zero findings; and a file it must fail on, so the lint is known to bite.
@@ -188,11 +191,13 @@ test-package:
 	$(build-debs)
 	Tests/package/run $(DEB_OUT)
 
-# Regenerates the extension's translation template from its sources.
+# Regenerates the extension's translation template from its sources, keeping its SPDX lines (as plasma-pot).
+GNOME_POT = applets/gnome-shell/po/alarmd.pot
 gnome-pot:
-	xgettext --language=JavaScript --from-code=UTF-8 --keyword=_ --add-comments=Translators \
-		--package-name=alarmd --msgid-bugs-address= --output=applets/gnome-shell/po/alarmd.pot \
-		applets/gnome-shell/$(GNOME_EXT)/extension.js applets/gnome-shell/$(GNOME_EXT)/model.js
+	{ grep '^# SPDX-' $(GNOME_POT); \
+	  xgettext --language=JavaScript --from-code=UTF-8 --keyword=_ --add-comments=Translators \
+		--package-name=alarmd --msgid-bugs-address= --output=- \
+		applets/gnome-shell/$(GNOME_EXT)/extension.js applets/gnome-shell/$(GNOME_EXT)/model.js; } > $(GNOME_POT).new && mv $(GNOME_POT).new $(GNOME_POT)
 
 # Figures beside baselines from the same run (tools/bench/RESULTS.md); BENCH_ARGS="--figures 2 --seed 7" etc.
 bench:
