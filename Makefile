@@ -38,7 +38,7 @@ INSTALL_STRIP ?= -s
 STRICT = -Xswiftc -warnings-as-errors
 SWIFT_BUILD = $(SWIFT) build $(STRICT)
 
-.PHONY: all deps build-deps run-deps build run install-check install-files deb test-package test test-swift test-asan test-tsan valgrind-leaks test-unit-sandbox test-desktop test-gnome lint-gnome gnome-pot bench install install-gnome-extension uninstall clean crash-test fuzz-core fuzz-bus plasma-applet install-plasma-applet install-plasma-applet-if-built test-plasma plasma-pot
+.PHONY: all deps build-deps run-deps build run install-check install-files deb test-package test lint-reuse test-swift test-asan test-tsan valgrind-leaks test-unit-sandbox test-desktop test-gnome lint-gnome gnome-pot bench install install-gnome-extension uninstall clean crash-test fuzz-core fuzz-bus plasma-applet install-plasma-applet install-plasma-applet-if-built test-plasma plasma-pot
 
 # A bare `make` builds, as the README's "From source" says.
 all: build
@@ -72,12 +72,17 @@ build: build-deps
 run: build run-deps
 	ALARMD_BIN="$(BUILT)/alarmd" ALARMCTL_BIN="$(BUILT)/alarmctl" scripts/run-alarmd
 
-# The whole suite, as the README's test command: unit and integration tests, the same suite again
-# under AddressSanitizer (with LeakSanitizer), then the desktop tests (panels, then GNOME Shell) and
-# the Debian packages'. Installs what they need once, first, then runs them in that order.
-TEST_TARGETS = test-swift test-asan test-desktop test-gnome test-plasma test-package
+# The whole suite, as the README's test command: the licensing lint, unit and integration tests, the
+# same suite again under AddressSanitizer (with LeakSanitizer), then the desktop tests (panels, then
+# GNOME Shell) and the Debian packages'. Installs what they need once, first, then runs them in that order.
+TEST_TARGETS = lint-reuse test-swift test-asan test-desktop test-gnome test-plasma test-package
 test: deps
 	@$(MAKE) --no-print-directory $(TEST_TARGETS)
+
+# Seconds, so first: every file states its licence (REUSE), and the packages' debian/copyright gives each the same.
+lint-reuse:
+	reuse lint
+	scripts/check-copyright
 
 # Warnings are errors: the project builds with zero warnings in Swift 6 mode.
 test-swift:
