@@ -1,3 +1,6 @@
+# SPDX-FileCopyrightText: 2026 The alarmd developers <alarmd@alarmd.org>
+# SPDX-License-Identifier: LGPL-2.1-or-later
+
 # alarmd: `make run` sets up and runs the daemon, `make test` runs the whole test suite.
 # `make` (as yourself) builds alarmd and alarmctl; `sudo make install` then installs what it built,
 # needing no Swift toolchain on root's PATH (sudo's secure_path has none).
@@ -35,7 +38,7 @@ INSTALL_STRIP ?= -s
 STRICT = -Xswiftc -warnings-as-errors
 SWIFT_BUILD = $(SWIFT) build $(STRICT)
 
-.PHONY: all deps build-deps run-deps build run install-check install-files install-payload deb test-package test test-swift test-asan test-tsan valgrind-leaks test-unit-sandbox test-desktop test-gnome lint-gnome gnome-pot bench install install-gnome-extension uninstall clean crash-test fuzz-core fuzz-bus plasma-applet install-plasma-applet install-plasma-applet-if-built test-plasma plasma-pot
+.PHONY: all deps build-deps run-deps build run install-check install-files install-payload deb test-package test lint-reuse test-swift test-asan test-tsan valgrind-leaks test-unit-sandbox test-desktop test-gnome lint-gnome gnome-pot bench install install-gnome-extension uninstall clean crash-test fuzz-core fuzz-bus plasma-applet install-plasma-applet install-plasma-applet-if-built test-plasma plasma-pot
 
 # A bare `make` builds, as the README's "From source" says.
 all: build
@@ -69,12 +72,17 @@ build: build-deps
 run: build run-deps
 	ALARMD_BIN="$(BUILT)/alarmd" ALARMCTL_BIN="$(BUILT)/alarmctl" scripts/run-alarmd
 
-# The whole suite, as the README's test command: unit and integration tests, the same suite again
-# under AddressSanitizer (with LeakSanitizer), then the desktop tests (panels, then GNOME Shell) and
-# the Debian packages'. Installs what they need once, first, then runs them in that order.
-TEST_TARGETS = test-swift test-asan test-desktop test-gnome test-plasma test-package
+# The whole suite, as the README's test command: the licensing lint, unit and integration tests, the
+# same suite again under AddressSanitizer (with LeakSanitizer), then the desktop tests (panels, then
+# GNOME Shell) and the Debian packages'. Installs what they need once, first, then runs them in that order.
+TEST_TARGETS = lint-reuse test-swift test-asan test-desktop test-gnome test-plasma test-package
 test: deps
 	@$(MAKE) --no-print-directory $(TEST_TARGETS)
+
+# Seconds, so first: every file states its licence (REUSE), and the packages' debian/copyright gives each the same.
+lint-reuse:
+	reuse lint
+	scripts/check-copyright
 
 # Warnings are errors: the project builds with zero warnings in Swift 6 mode.
 test-swift:
@@ -152,10 +160,13 @@ test-plasma: plasma-applet
 	ALARMD="$$($(SWIFT) build --show-bin-path)/alarmd" PLASMA_BUILD="$(PLASMA_BUILD)" Tests/desktop/plasma/run
 
 # Regenerates the applet's translation template from its QML (the plugin holds no user-visible text).
+# xgettext writes a header of its own, without SPDX lines: those of the template it replaces are kept.
+PLASMA_POT = applets/plasma/po/plasma_applet_$(PLASMA_APPLET).pot
 plasma-pot:
-	xgettext --from-code=UTF-8 -C --kde -ci18n -ki18n:1 -ki18nc:1c,2 -ki18np:1,2 -ki18ncp:1c,2,3 \
+	{ grep '^# SPDX-' $(PLASMA_POT); \
+	  xgettext --from-code=UTF-8 -C --kde -ci18n -ki18n:1 -ki18nc:1c,2 -ki18np:1,2 -ki18ncp:1c,2,3 \
 		--package-name=plasma-applet-alarmd --msgid-bugs-address=alarmd@alarmd.org \
-		-o applets/plasma/po/plasma_applet_$(PLASMA_APPLET).pot applets/plasma/package/contents/ui/*.qml
+		-o - applets/plasma/package/contents/ui/*.qml; } > $(PLASMA_POT).new && mv $(PLASMA_POT).new $(PLASMA_POT)
 
 # The GNOME Shell extension through eslint with GNOME 43's rules (applets/gnome-shell/.eslintrc.yml),
 # zero findings; and a file it must fail on, so the lint is known to bite.
@@ -185,11 +196,13 @@ test-package:
 	$(build-debs)
 	Tests/package/run $(DEB_OUT)
 
-# Regenerates the extension's translation template from its sources.
+# Regenerates the extension's translation template from its sources, keeping its SPDX lines (as plasma-pot).
+GNOME_POT = applets/gnome-shell/po/alarmd.pot
 gnome-pot:
-	xgettext --language=JavaScript --from-code=UTF-8 --keyword=_ --add-comments=Translators \
-		--package-name=alarmd --msgid-bugs-address= --output=applets/gnome-shell/po/alarmd.pot \
-		applets/gnome-shell/$(GNOME_EXT)/extension.js applets/gnome-shell/$(GNOME_EXT)/model.js
+	{ grep '^# SPDX-' $(GNOME_POT); \
+	  xgettext --language=JavaScript --from-code=UTF-8 --keyword=_ --add-comments=Translators \
+		--package-name=alarmd --msgid-bugs-address= --output=- \
+		applets/gnome-shell/$(GNOME_EXT)/extension.js applets/gnome-shell/$(GNOME_EXT)/model.js; } > $(GNOME_POT).new && mv $(GNOME_POT).new $(GNOME_POT)
 
 # Figures beside baselines from the same run (tools/bench/RESULTS.md); BENCH_ARGS="--figures 2 --seed 7" etc.
 bench:

@@ -1,4 +1,7 @@
 // swift-tools-version:6.0
+// SPDX-FileCopyrightText: 2026 The alarmd developers <alarmd@alarmd.org>
+// SPDX-License-Identifier: LGPL-2.1-or-later
+
 import PackageDescription
 
 let package = Package(

@@ -1,3 +1,6 @@
+# SPDX-FileCopyrightText: 2026 The alarmd developers <alarmd@alarmd.org>
+# SPDX-License-Identifier: LGPL-2.1-or-later
+
 # Shared by alarmd.postinst, .prerm and .postrm (debian/rules pastes it in at #ALARMD_FUNCTIONS#).
 #
 # debhelper compat 13 generates no start, restart or stop of user units (dh_installsystemduser does

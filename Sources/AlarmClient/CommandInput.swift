@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The alarmd developers <alarmd@alarmd.org>
+// SPDX-License-Identifier: LGPL-2.1-or-later
+
 import AlarmCore
 
 /// What a person types for alarms, parsed before anything is sent, so a typo is a usage error that

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The alarmd developers <alarmd@alarmd.org>
+// SPDX-License-Identifier: LGPL-2.1-or-later
+
 /// How `--json` prints, as systemd's tools name the modes: `short` one compact line, `pretty`
 /// indented, `off` as if it were not given.
 public enum JSONMode: String, CaseIterable, Equatable, Sendable {

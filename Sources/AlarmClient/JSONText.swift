@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The alarmd developers <alarmd@alarmd.org>
+// SPDX-License-Identifier: LGPL-2.1-or-later
+
 /// JSON as alarmctl and the panel stream write it: keys sorted (output diffs well), `/` not
 /// escaped, on one line or indented. Written here because Foundation's `JSONSerialization` lives in
 /// the part of Foundation that brings ICU, which alarmctl does not link; values are the Swift ones

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The alarmd developers <alarmd@alarmd.org>
+// SPDX-License-Identifier: LGPL-2.1-or-later
+
 /// A D-Bus value, modelled in pure Swift: the one type both layers share. The generic sd-bus layer
 /// (`SDBus`) reads and writes it; the functional core (`AlarmCore`) validates configuration
 /// dictionaries and keeps `metadata` verbatim with it, without importing sd-bus. A leaf: it depends

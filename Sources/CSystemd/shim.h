@@ -1,3 +1,6 @@
+/* SPDX-FileCopyrightText: 2026 The alarmd developers <alarmd@alarmd.org> */
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+
 #ifndef ALARMD_CSYSTEMD_SHIM_H
 #define ALARMD_CSYSTEMD_SHIM_H
 #include <systemd/sd-bus.h>

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The alarmd developers <alarmd@alarmd.org>
+// SPDX-License-Identifier: LGPL-2.1-or-later
+
 /// sd-bus is stricter about strings than the D-Bus specification and dbus-daemon: it refuses
 /// Unicode noncharacters (U+FDD0–U+FDEF and every U+xFFFE/U+xFFFF) and a string cannot hold NUL.
 /// Text alarmd sends may come from elsewhere (desktop files, the notification server, a client's

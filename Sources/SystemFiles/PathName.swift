@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The alarmd developers <alarmd@alarmd.org>
+// SPDX-License-Identifier: LGPL-2.1-or-later
+
 import Glibc
 
 /// The directory `path` is in, as `dirname(1)` has it but without `.` for a bare name:

@@ -1,3 +1,6 @@
+# SPDX-FileCopyrightText: 2026 The alarmd developers <alarmd@alarmd.org>
+# SPDX-License-Identifier: LGPL-2.1-or-later
+
 """What every bar must show, checked the same way on each: a running timer as '<label> M:SS' with the
 time the daemon says remains, counting down; a ringing alarm as its title; after a click on it, nothing
 (stopped) or the snooze countdown."""

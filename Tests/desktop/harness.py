@@ -1,3 +1,6 @@
+# SPDX-FileCopyrightText: 2026 The alarmd developers <alarmd@alarmd.org>
+# SPDX-License-Identifier: LGPL-2.1-or-later
+
 """Shared machinery of the desktop tests: a non-root user, a private runtime dir and session bus, the real
 alarmd, a desktop (sway + waybar, or Xvfb + i3/i3bar or polybar) whose bar runs `alarmctl panel`,
 screenshots read back by OCR, clicks, and cleanup of every process a test started.

@@ -1,4 +1,7 @@
 #!/usr/bin/python3
+# SPDX-FileCopyrightText: 2026 The alarmd developers <alarmd@alarmd.org>
+# SPDX-License-Identifier: LGPL-2.1-or-later
+
 """i3bar under Xvfb (i3 as the window manager), its status_command `alarmctl panel --format i3bar`:
 the countdown is shown and ticks; a real click on the ringing alarm's block stops it (button 1) or
 snoozes it (button 3), through the click events i3bar writes to alarmctl's stdin."""

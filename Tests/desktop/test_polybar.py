@@ -1,4 +1,7 @@
 #!/usr/bin/python3
+# SPDX-FileCopyrightText: 2026 The alarmd developers <alarmd@alarmd.org>
+# SPDX-License-Identifier: LGPL-2.1-or-later
+
 """polybar under Xvfb, a custom/script module (tail = true) running `alarmctl panel --format polybar`:
 the countdown is shown and ticks; the ringing alarm's %{A1:…:} and %{A3:…:} actions, clicked for real,
 stop it or snooze it (polybar runs `alarmctl stop|snooze ID` with the bar's environment)."""

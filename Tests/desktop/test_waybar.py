@@ -1,4 +1,7 @@
 #!/usr/bin/python3
+# SPDX-FileCopyrightText: 2026 The alarmd developers <alarmd@alarmd.org>
+# SPDX-License-Identifier: LGPL-2.1-or-later
+
 """waybar in a headless sway (pixman renderer, run as the non-root test user), its custom module
 running `alarmctl panel --format waybar` (return-type json): the countdown is shown and ticks."""
 

@@ -1,3 +1,6 @@
+# SPDX-FileCopyrightText: 2026 The alarmd developers <alarmd@alarmd.org>
+# SPDX-License-Identifier: LGPL-2.1-or-later
+
 # bash completion for alarmctl (alarmd's command-line client).
 # Installed as share/bash-completion/completions/alarmctl; bash-completion loads it on first use.
 # Alarm ids and app ids come from the running daemon, through alarmctl's hidden __complete command.

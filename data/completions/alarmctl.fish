@@ -1,3 +1,6 @@
+# SPDX-FileCopyrightText: 2026 The alarmd developers <alarmd@alarmd.org>
+# SPDX-License-Identifier: LGPL-2.1-or-later
+
 # fish completion for alarmctl (alarmd's command-line client).
 # Installed as share/fish/vendor_completions.d/alarmctl.fish. Alarm ids and app ids come from the
 # running daemon, through alarmctl's hidden __complete command.

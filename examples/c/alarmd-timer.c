@@ -1,3 +1,6 @@
+/* SPDX-FileCopyrightText: 2026 The alarmd developers <alarmd@alarmd.org> */
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+
 /* An app that sets a 3-second timer with alarmd, through C bindings that gdbus-codegen generates
  * from alarmd's interface XML (see the Makefile): it names itself, asks the user for permission,
  * schedules the timer, waits for its State to become "alerting" (PropertiesChanged, seen as

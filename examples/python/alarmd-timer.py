@@ -1,4 +1,7 @@
 #!/usr/bin/python3
+# SPDX-FileCopyrightText: 2026 The alarmd developers <alarmd@alarmd.org>
+# SPDX-License-Identifier: LGPL-2.1-or-later
+
 """An app that sets a 3-second timer with alarmd (Gio through PyGObject): it names itself, asks
 the user for permission, schedules the timer, waits for its State to become "alerting"
 (PropertiesChanged), stops it and waits for AlarmRemoved. Exit status 0 when all of that happened."""

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The alarmd developers <alarmd@alarmd.org>
+// SPDX-License-Identifier: LGPL-2.1-or-later
+
 /// App ids are reverse-DNS names as used by Flatpak and desktop files (`org.gnome.Clocks`).
 public enum AppID {
     public static func validate(_ s: String, key: String = "app_id") throws(AlarmError) -> String {

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The alarmd developers <alarmd@alarmd.org>
+// SPDX-License-Identifier: LGPL-2.1-or-later
+
 /// A token bucket per caller: a burst of `capacity` calls, then `perSecond` sustained. A caller past
 /// it gets `LimitReached` ("a caller floods the service") while everyone else is served as usual.
 public struct RateLimiter<Key: Hashable> {

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The alarmd developers <alarmd@alarmd.org>
+// SPDX-License-Identifier: LGPL-2.1-or-later
+
 /// Who a caller is, from what the kernel and its sandbox say of it — never from what it claims.
 public enum CallerIdentity: Equatable, Sendable {
     /// The user's own tools (alarmctl, busctl, scripts): the empty app id.

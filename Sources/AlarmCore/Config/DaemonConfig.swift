@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The alarmd developers <alarmd@alarmd.org>
+// SPDX-License-Identifier: LGPL-2.1-or-later
+
 /// `alarmd.conf`: every key optional; a malformed line is reported with its file and line, and its
 /// default is kept. The daemon never refuses to start over its configuration.
 public struct DaemonConfig: Equatable, Sendable {

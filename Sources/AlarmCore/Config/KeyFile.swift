@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The alarmd developers <alarmd@alarmd.org>
+// SPDX-License-Identifier: LGPL-2.1-or-later
 
 /// The INI dialect of freedesktop key files (`.desktop`, `.flatpak-info`) and of `alarmd.conf`:
 /// `[Group]` headers, `key = value` lines, `#`/`;` comments.

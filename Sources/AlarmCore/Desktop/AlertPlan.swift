@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The alarmd developers <alarmd@alarmd.org>
+// SPDX-License-Identifier: LGPL-2.1-or-later
+
 /// What the desktop must do about one change of one alarm, decided from its state before and after
 /// alone (AlarmKit's system alert): the shell's presenter carries the effects out.
 public enum AlertEffect: Equatable, Sendable {

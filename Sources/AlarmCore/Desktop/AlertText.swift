@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The alarmd developers <alarmd@alarmd.org>
+// SPDX-License-Identifier: LGPL-2.1-or-later
+
 /// The texts of the alert notification, AlarmKit's alert presentation on the desktop.
 public enum AlertText {
     /// `HH:mm` in `zone`, from the zone's offset: a DateFormatter per alert (ICU) was a measurable

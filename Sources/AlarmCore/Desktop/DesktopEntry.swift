@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The alarmd developers <alarmd@alarmd.org>
+// SPDX-License-Identifier: LGPL-2.1-or-later
+
 /// The `Name=` of a desktop entry, for prompts that name the app as the user knows it.
 public enum DesktopEntry {
     public static func displayName(_ text: String, languages: [String] = []) -> String? {

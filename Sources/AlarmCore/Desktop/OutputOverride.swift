@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The alarmd developers <alarmd@alarmd.org>
+// SPDX-License-Identifier: LGPL-2.1-or-later
+
 /// An alarm nobody hears is no alarm: the sound server's sink governs what reaches the speakers, and
 /// a sink muted or at 0 % silences alarmd's stream at 100 %. While anything rings alarmd unmutes the
 /// sink and raises it to at least the alarm volume, then puts it back — unless the user touched it

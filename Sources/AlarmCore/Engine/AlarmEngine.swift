@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The alarmd developers <alarmd@alarmd.org>
+// SPDX-License-Identifier: LGPL-2.1-or-later
 
 /// The AlarmKit state machine over every alarm of every app.
 ///

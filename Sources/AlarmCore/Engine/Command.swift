@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The alarmd developers <alarmd@alarmd.org>
+// SPDX-License-Identifier: LGPL-2.1-or-later
+
 /// Everything that can ask the engine for a change, as one value: a method call of the contract, or
 /// what the machine reports (time passing, a clock step, a zone change, a sound that cannot play).
 /// A driver that only holds commands (a fuzzer, a replay, a test) reaches every plan the daemon does.

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The alarmd developers <alarmd@alarmd.org>
+// SPDX-License-Identifier: LGPL-2.1-or-later
+
 extension AlarmEngine {
     /// What is wrong with the engine's bookkeeping, empty when nothing is. The engine keeps each
     /// alarm once in a dense table with three indexes beside it (by id, by deadline, by pending

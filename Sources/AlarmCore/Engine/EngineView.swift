@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The alarmd developers <alarmd@alarmd.org>
+// SPDX-License-Identifier: LGPL-2.1-or-later
+
 /// The engine as every part of the daemon but the committer sees it: what is, never the power to
 /// change it. Changes are `Command`s handed to the committer, which alone plans and applies them, so
 /// the one-way flow (call → plan → commit → announce) holds by type, not by convention.

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The alarmd developers <alarmd@alarmd.org>
+// SPDX-License-Identifier: LGPL-2.1-or-later
+
 /// What one method call or one timer expiry changes, computed before anything is applied so the
 /// shell can persist it first and reply only once it is durable.
 public struct Mutation: Sendable {

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The alarmd developers <alarmd@alarmd.org>
+// SPDX-License-Identifier: LGPL-2.1-or-later
+
 /// Next occurrences of wall-clock times in a time zone.
 ///
 /// DST rule (see README): a local time that does not exist (spring forward) fires at the first valid

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The alarmd developers <alarmd@alarmd.org>
+// SPDX-License-Identifier: LGPL-2.1-or-later
+
 /// A binary min-heap of the engine's slot numbers ordered by a 64-bit priority (a deadline), with
 /// positions kept in an array indexed by slot, so that insert, update and removal of any entry are
 /// O(log n) and an entry costs 16 bytes plus 4 per slot. The engine keeps one per kind of deadline

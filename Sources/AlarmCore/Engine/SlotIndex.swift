@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The alarmd developers <alarmd@alarmd.org>
+// SPDX-License-Identifier: LGPL-2.1-or-later
+
 /// Where each alarm is in the engine's dense slot array: an open-addressing table (linear probing,
 /// at most half full) of slot numbers, hashed by the alarm's key with the process's seeded hasher
 /// (ids chosen by apps cannot make it degrade). 4 bytes per entry and a half, where a

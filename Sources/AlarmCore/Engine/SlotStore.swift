@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The alarmd developers <alarmd@alarmd.org>
+// SPDX-License-Identifier: LGPL-2.1-or-later
+
 /// The engine's alarms by slot, in chunks of 4,096. A single array doubles as it grows, and while
 /// it copies, the old and the new buffer are both resident: past 65,536 alarms that is 10 MiB more
 /// for a moment (152 bytes an alarm), the peak of a 100,000-alarm fill. Chunks are never copied as

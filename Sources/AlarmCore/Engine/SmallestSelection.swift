@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The alarmd developers <alarmd@alarmd.org>
+// SPDX-License-Identifier: LGPL-2.1-or-later
+
 /// The `k` smallest of many elements, kept as they stream past in a bounded max-heap: a page of
 /// 1,000 alarms out of 100,000 needs 1,000 slots of memory and O(n log k) time, where sorting all
 /// candidates held every one of them twice (some 5 MiB) for every page.

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The alarmd developers <alarmd@alarmd.org>
+// SPDX-License-Identifier: LGPL-2.1-or-later
+
 /// The contract's errors. The shell maps each case to its D-Bus error name unchanged.
 public enum AlarmError: Error, Equatable, Sendable {
     case notAuthorized(String)

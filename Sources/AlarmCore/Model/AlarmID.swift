@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The alarmd developers <alarmd@alarmd.org>
+// SPDX-License-Identifier: LGPL-2.1-or-later
 
 /// Alarm ids are lowercase UUIDs; object paths carry them with '-' replaced by '_'.
 public enum AlarmID {

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The alarmd developers <alarmd@alarmd.org>
+// SPDX-License-Identifier: LGPL-2.1-or-later
+
 /// The compact binary form of what an alarm rarely needs: the presentation fields other than its
 /// title and warning threshold, the sound, the metadata, and a `duration` given beside an `end_date`.
 /// Only fields that differ from their defaults are written, each once, in ascending tag order, so

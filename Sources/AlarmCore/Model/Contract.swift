@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The alarmd developers <alarmd@alarmd.org>
+// SPDX-License-Identifier: LGPL-2.1-or-later
+
 /// The names of docs/API.md, defined once: the daemon serves them, every client (AlarmClient,
 /// alarmctl, the tests) calls them.
 public enum Contract {

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The alarmd developers <alarmd@alarmd.org>
+// SPDX-License-Identifier: LGPL-2.1-or-later
 
 /// The countdown template's duration strings: plain seconds (`"1500"`) or unit groups in
 /// descending order, each at most once (`"30s"`, `"5m"`, `"1h30m"`, `"2d"`).

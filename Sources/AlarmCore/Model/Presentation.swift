@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The alarmd developers <alarmd@alarmd.org>
+// SPDX-License-Identifier: LGPL-2.1-or-later
+
 /// What an applet or notification shows for an alarm: the AlarmKit presentation (alert, countdown,
 /// paused) merged with the countdown template's fields. Every field has a default.
 public struct Presentation: Codable, Equatable, Sendable {

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The alarmd developers <alarmd@alarmd.org>
+// SPDX-License-Identifier: LGPL-2.1-or-later
+
 /// `volume_ramp`: the sound grows from quiet to full, linearly in decibels (which the ear hears as
 /// an even rise), so a sleeper is woken gently and still surely.
 public enum VolumeRamp {

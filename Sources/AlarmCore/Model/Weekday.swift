@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The alarmd developers <alarmd@alarmd.org>
+// SPDX-License-Identifier: LGPL-2.1-or-later
+
 /// Days of the week in the contract's order (Monday first, ISO 8601).
 public enum Weekday: String, CaseIterable, Codable, Sendable, Comparable {
     case monday, tuesday, wednesday, thursday, friday, saturday, sunday

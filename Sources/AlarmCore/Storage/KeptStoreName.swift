@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The alarmd developers <alarmd@alarmd.org>
+// SPDX-License-Identifier: LGPL-2.1-or-later
+
 /// The name a damaged store is kept under: `alarmd.sqlite.broken-20261201T063000Z`, its `-wal`
 /// and `-shm` beside it under the same name plus their suffixes, so that `sqlite3` opens the kept
 /// pair as it is and renaming all back restores it.

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The alarmd developers <alarmd@alarmd.org>
+// SPDX-License-Identifier: LGPL-2.1-or-later
+
 import FoundationEssentials
 
 /// Alarm rows of schema v2: the JSON that `Alarm`'s synthesized `Codable` wrote until schema v3.

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The alarmd developers <alarmd@alarmd.org>
+// SPDX-License-Identifier: LGPL-2.1-or-later
 
 /// What alarmd found wrong with its store at start-up, and what follows from it: the reason it
 /// reports, and what it tells the user in the log, the `StoreRecovery` property and a notification.

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The alarmd developers <alarmd@alarmd.org>
+// SPDX-License-Identifier: LGPL-2.1-or-later
+
 // Numbers as logs and sound properties write them: what `String(format: "%.Nf")` and `"%02x"` did,
 // without Foundation's formatting (see Trimming.swift for why).
 

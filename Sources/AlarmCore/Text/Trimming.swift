@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The alarmd developers <alarmd@alarmd.org>
+// SPDX-License-Identifier: LGPL-2.1-or-later
+
 // Text operations alarmd needs and the standard library lacks. Foundation's versions
 // (`trimmingCharacters(in:)`, `String(format:)`) live in the part of Foundation that brings ICU,
 // which neither alarmd nor alarmctl links (docs/API.md, "Time zones").

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The alarmd developers <alarmd@alarmd.org>
+// SPDX-License-Identifier: LGPL-2.1-or-later
+
 /// Proleptic Gregorian calendar arithmetic on days since 1970-01-01 (Howard Hinnant's algorithms):
 /// exact for every Int64 second a zone can be asked about, no tables, no Foundation.
 enum Civil {

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The alarmd developers <alarmd@alarmd.org>
+// SPDX-License-Identifier: LGPL-2.1-or-later
+
 /// A POSIX `TZ` rule string, as in a TZif footer (RFC 8536 §3.3, with the version 3 extensions) or
 /// the `TZ` variable: `std offset [dst [offset] [,start[/time],end[/time]]]`.
 ///

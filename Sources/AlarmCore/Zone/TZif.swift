@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The alarmd developers <alarmd@alarmd.org>
+// SPDX-License-Identifier: LGPL-2.1-or-later
+
 extension Zone {
     /// Parses a TZif file (RFC 8536: version 1, 2, 3 or 4). For version 2 and later the 64-bit data
     /// block and the footer's POSIX rule are used, the version 1 block only skipped. Leap-second

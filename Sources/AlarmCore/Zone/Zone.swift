@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The alarmd developers <alarmd@alarmd.org>
+// SPDX-License-Identifier: LGPL-2.1-or-later
+
 /// One local time type of a zone: its offset from UTC, whether it is daylight time, its abbreviation.
 public struct LocalTimeType: Sendable, Hashable {
     /// Seconds east of UTC.

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The alarmd developers <alarmd@alarmd.org>
+// SPDX-License-Identifier: LGPL-2.1-or-later
+
 /// Why bytes are not a zone: typed, so that a damaged or hostile file is a value, never a crash.
 public enum ZoneError: Error, Sendable, Hashable {
     /// Not a TZif file: no `TZif` magic.

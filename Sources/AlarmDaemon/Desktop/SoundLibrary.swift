@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The alarmd developers <alarmd@alarmd.org>
+// SPDX-License-Identifier: LGPL-2.1-or-later
+
 /// Opens libpulse or libcanberra on first use (`alarmd_load_pulse`, `alarmd_load_canberra`): nil once it
 /// is loaded, else why not, in dlerror's words. Only on the loop thread, before any call into it.
 func loadSoundLibrary(_ load: (UnsafeMutablePointer<CChar>?, Int) -> Int32) -> String? {

@@ -1,3 +1,6 @@
+/* SPDX-FileCopyrightText: 2026 The alarmd developers <alarmd@alarmd.org> */
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+
 #ifndef ALARMD_DLFCN_UTIL_H
 #define ALARMD_DLFCN_UTIL_H
 /* Optional libraries opened on first use, as systemd does (src/shared/dlfcn-util.h): an idle alarmd

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The alarmd developers <alarmd@alarmd.org>
+// SPDX-License-Identifier: LGPL-2.1-or-later
+
 // A stand-in for GDM on the test's private system bus: GNOME Shell 43 lets a session lock only when
 // org.gnome.DisplayManager answers there with a Version (js/misc/loginManager.js, canLock()) and
 // registers the session with it at start-up. Prints "ready" once it owns the name.

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The alarmd developers <alarmd@alarmd.org>
+// SPDX-License-Identifier: LGPL-2.1-or-later
+
 // A pointer and keyboard for the headless shell, through Mutter's RemoteDesktop D-Bus API.
 // The session lives as long as this process's bus connection, so the runner keeps it running and
 // sends one command a line on stdin; each answers one line on stdout: "ok" or "error: …".

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The alarmd developers <alarmd@alarmd.org>
+// SPDX-License-Identifier: LGPL-2.1-or-later
+
 // Not part of the extension: eslint must report exactly the lines marked below (Tests/desktop/
 // gnome-shell/lint checks it), so the lint cannot pass by parsing nothing or by the local rules
 // dropping more than they should.

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The alarmd developers <alarmd@alarmd.org>
+// SPDX-License-Identifier: LGPL-2.1-or-later
+
 // Checks the extension's pure model (duration grammar, colours, clock, panel view) with plain gjs:
 //   gjs Tests/desktop/gnome-shell/unit.js
 // Prints one line per failure and "unit: N passed, M failed"; exits 1 on failure.

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The alarmd developers <alarmd@alarmd.org>
+// SPDX-License-Identifier: GPL-2.0-or-later
+
 // alarmd indicator for GNOME Shell 43: shows what alarmd (org.alarmd.AlarmManager1 on the session
 // bus) is counting down or ringing, and acts on it. Written against docs/API.md alone.
 // Everything is created in enable() and released in disable(); at import time only Gio's D-Bus call

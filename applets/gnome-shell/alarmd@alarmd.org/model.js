@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The alarmd developers <alarmd@alarmd.org>
+// SPDX-License-Identifier: GPL-2.0-or-later
+
 // What the alarmd indicator shows, computed from alarmd's properties and the clock alone.
 // Pure functions (GLib only): the extension draws them, Tests/desktop/gnome-shell/unit.js checks them
 // with plain gjs. Written against docs/API.md's applet rule and the panel rule of docs/user-guide.md.

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The alarmd developers <alarmd@alarmd.org>
+// SPDX-License-Identifier: GPL-2.0-or-later
+
 // The applet's mirror of alarmd (docs/API.md): one GetManagedObjects (GetAlarmsPage when that is
 // refused), then only signals. The panel rule and the row texts follow the GNOME Shell applet
 // (applets/gnome-shell/alarmd@alarmd.org/model.js) and `alarmctl panel`. No user-visible words live

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The alarmd developers <alarmd@alarmd.org>
+// SPDX-License-Identifier: GPL-2.0-or-later
+
 // The QML plugin of the alarmd applet: registers AlarmdClient as org.alarmd.plasmoid.private.Client.
 #include <QtQml/QQmlExtensionPlugin>
 #include <QtQml/qqml.h>

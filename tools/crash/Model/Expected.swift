@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The alarmd developers <alarmd@alarmd.org>
+// SPDX-License-Identifier: LGPL-2.1-or-later
+
 import AlarmCore
 
 /// The three kinds of alarm the harness keeps, chosen so that what time does to them is predictable

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The alarmd developers <alarmd@alarmd.org>
+// SPDX-License-Identifier: LGPL-2.1-or-later
+
 /// Something the daemon did that its contract forbids, with the round it was found in.
 public struct Violation: Sendable, CustomStringConvertible {
     public enum Kind: String, Sendable, CaseIterable {

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The alarmd developers <alarmd@alarmd.org>
+// SPDX-License-Identifier: LGPL-2.1-or-later
+
 /// Where a fuzzer's choices come from: the bytes libFuzzer mutates (`FuzzBytes`), or a seeded
 /// generator (`RandomChoices`). The generators of hostile input are written once against this.
 public protocol Choices {

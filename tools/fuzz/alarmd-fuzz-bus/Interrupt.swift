@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The alarmd developers <alarmd@alarmd.org>
+// SPDX-License-Identifier: LGPL-2.1-or-later
+
 import Glibc
 
 /// Ctrl-C, SIGTERM or SIGHUP: the children (a private bus, alarmd) go first, then the run unwinds.

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The alarmd developers <alarmd@alarmd.org>
+// SPDX-License-Identifier: GPL-2.0-or-later
+
 'use strict';
 // eslint 6.4's no-invalid-this, minus `this` directly in an ES2022 class static block (there it is
 // the class: `static { GObject.registerClass(this); }`), which that rule predates and flags. eslint

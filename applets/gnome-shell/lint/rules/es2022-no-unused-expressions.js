@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The alarmd developers <alarmd@alarmd.org>
+// SPDX-License-Identifier: GPL-2.0-or-later
+
 'use strict';
 // eslint 6.4's no-unused-expressions, minus optional calls (`this._indicator?.destroy();`): espree 9
 // wraps them in an ES2020 ChainExpression, which that rule predates and takes for an unused value.

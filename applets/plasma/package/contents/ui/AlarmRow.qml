@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The alarmd developers <alarmd@alarmd.org>
+// SPDX-License-Identifier: GPL-2.0-or-later
+
 // One alarm: title, state and time, a progress bar while it counts down, and the buttons its state
 // allows (the GNOME applet's words): countdown → Pause, Cancel; paused → Resume, Cancel;
 // ringing → Stop, Snooze (or the alarm's secondary button); scheduled → Cancel.

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The alarmd developers <alarmd@alarmd.org>
+// SPDX-License-Identifier: GPL-2.0-or-later
+
 // In the panel: the icon and, while something counts down, the soonest one's compact label and time
 // left; a ringing alarm's title on red; the accent colour in the warning phase (alarmctl panel's
 // rule, as the GNOME Shell applet draws it: ringing is white on red, #ff3b30).

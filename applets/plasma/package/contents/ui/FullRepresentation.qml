@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The alarmd developers <alarmd@alarmd.org>
+// SPDX-License-Identifier: GPL-2.0-or-later
+
 // The popup: every alarm and timer with its state, time and the buttons its state allows; new timers.
 import QtQuick 2.15
 import QtQuick.Layouts 1.15

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The alarmd developers <alarmd@alarmd.org>
+// SPDX-License-Identifier: GPL-2.0-or-later
+
 // The alarmd applet for Plasma 5.27: alarms and timers in the panel (compact) and a popup that lists
 // them (full), live on alarmd's signals through the QML plugin org.alarmd.plasmoid.private.
 import QtQuick 2.15
