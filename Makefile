@@ -35,7 +35,7 @@ INSTALL_STRIP ?= -s
 STRICT = -Xswiftc -warnings-as-errors
 SWIFT_BUILD = $(SWIFT) build $(STRICT)
 
-.PHONY: all deps build-deps run-deps build run install-check install-files install-payload deb test-package test test-swift test-asan test-tsan valgrind-leaks test-unit-sandbox test-desktop test-gnome lint-gnome gnome-pot bench install install-gnome-extension uninstall clean crash-test fuzz-core fuzz-bus plasma-applet install-plasma-applet install-plasma-applet-if-built test-plasma plasma-pot
+.PHONY: all deps build-deps run-deps build run install-check install-files install-payload deb deb13 test-package test test-swift test-asan test-tsan valgrind-leaks test-unit-sandbox test-desktop test-gnome lint-gnome gnome-pot bench install install-gnome-extension uninstall clean crash-test fuzz-core fuzz-bus plasma-applet install-plasma-applet install-plasma-applet-if-built test-plasma plasma-pot
 
 # A bare `make` builds, as the README's "From source" says.
 all: build
@@ -177,6 +177,14 @@ deb:
 	@scripts/install-deps all
 	@scripts/install-plasma-deps
 	$(build-debs)
+
+# The same packages built for Debian 13 (trixie) in a clean, cached trixie root, with trixie's
+# debhelper, dh_shlibdeps and lintian (scripts/deb-in-root), into DEB13_OUT; the Swift toolchain is the
+# host's, bind-mounted. Needs root.
+DEB13_OUT = build-deb-13
+deb13:
+	@scripts/install-deps all
+	scripts/deb-in-root trixie $(DEB13_OUT)
 
 # The packages as a user meets them (Tests/package/run, as root): lintian, then a clean Debian 12
 # root (cached in /var/cache/alarmd-tests) where they are installed, run by a real systemd user
