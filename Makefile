@@ -206,7 +206,8 @@ bench:
 # Installs what `make` built; builds nothing, so it fails before touching the system when there is
 # nothing built. No file capability: a binary with one runs in secure-execution mode, where glibc hides
 # DBUS_SESSION_BUS_ADDRESS and XDG_RUNTIME_DIR from sd-bus and alarmd cannot reach any user's session
-# bus. Waking from suspend comes from the unit instead (systemd/wake-alarm.conf).
+# bus. Waking from suspend comes from the unit instead: where the user manager holds CAP_WAKE_ALARM,
+# systemd/alarmd-wake-generator gives alarmd.service AmbientCapabilities=CAP_WAKE_ALARM.
 install: install-check install-files
 	-[ -z "$(DESTDIR)" ] && command -v gtk-update-icon-cache >/dev/null && gtk-update-icon-cache -q -t -f "$(DATADIR)/icons/hicolor"
 	@[ -n "$(DESTDIR)" ] || printf '%s\n' "Installed alarmd in $(PREFIX). As each user, once:" \
@@ -233,6 +234,7 @@ install-payload: install-gnome-extension install-plasma-applet-if-built
 	install -Dm644 dbus/org.alarmd.Alarm1.xml "$(DESTDIR)$(DATADIR)/dbus-1/interfaces/org.alarmd.Alarm1.xml"
 	sed 's|/usr/local/bin/alarmd|$(BINDIR)/alarmd|' systemd/alarmd.service | \
 		install -Dm644 /dev/stdin "$(DESTDIR)$(PREFIX)/lib/systemd/user/alarmd.service"
+	install -Dm755 systemd/alarmd-wake-generator "$(DESTDIR)$(PREFIX)/lib/systemd/user-generators/alarmd-wake-generator"
 	install -Dm644 data/alarmd.conf.example "$(DESTDIR)$(DATADIR)/doc/alarmd/alarmd.conf.example"
 	install -Dm644 systemd/wake-alarm.conf "$(DESTDIR)$(DATADIR)/doc/alarmd/wake-alarm.conf"
 	for f in data/icons/hicolor/*/apps/*.svg; do install -Dm644 "$$f" "$(DESTDIR)$(DATADIR)/$${f#data/}"; done
@@ -272,7 +274,8 @@ uninstall:
 	      "$(DESTDIR)$(DATADIR)/dbus-1/services/org.alarmd.AlarmManager1.service" \
 	      "$(DESTDIR)$(DATADIR)/dbus-1/interfaces/org.alarmd.AlarmManager1.xml" \
 	      "$(DESTDIR)$(DATADIR)/dbus-1/interfaces/org.alarmd.Alarm1.xml" \
-	      "$(DESTDIR)$(PREFIX)/lib/systemd/user/alarmd.service"
+	      "$(DESTDIR)$(PREFIX)/lib/systemd/user/alarmd.service" \
+	      "$(DESTDIR)$(PREFIX)/lib/systemd/user-generators/alarmd-wake-generator"
 	for f in data/icons/hicolor/*/apps/*.svg; do rm -f "$(DESTDIR)$(DATADIR)/$${f#data/}"; done
 	rm -rf "$(DESTDIR)$(DATADIR)/alarmd/sounds" "$(DESTDIR)$(DATADIR)/doc/alarmd" "$(GNOME_EXT_DIR)"
 	rm -f "$(DESTDIR)$(MANDIR)/man1/alarmctl.1" "$(DESTDIR)$(MANDIR)/man5/alarmd.conf.5" "$(DESTDIR)$(MANDIR)/man8/alarmd.8" \
