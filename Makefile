@@ -38,7 +38,7 @@ INSTALL_STRIP ?= -s
 STRICT = -Xswiftc -warnings-as-errors
 SWIFT_BUILD = $(SWIFT) build $(STRICT)
 
-.PHONY: all deps build-deps run-deps build run install-check install-files install-payload deb test-package test lint-reuse test-swift test-asan test-tsan valgrind-leaks test-unit-sandbox test-desktop test-gnome lint-gnome gnome-pot bench install install-gnome-extension uninstall clean crash-test fuzz-core fuzz-bus plasma-applet install-plasma-applet install-plasma-applet-if-built test-plasma plasma-pot
+.PHONY: all deps build-deps run-deps build run install-check install-files install-payload deb deb13 test-package test-package13 test lint-reuse test-swift test-asan test-tsan valgrind-leaks test-unit-sandbox test-desktop test-gnome lint-gnome gnome-pot bench install install-gnome-extension uninstall clean crash-test fuzz-core fuzz-bus plasma-applet install-plasma-applet install-plasma-applet-if-built test-plasma plasma-pot
 
 # A bare `make` builds, as the README's "From source" says.
 all: build
@@ -74,8 +74,9 @@ run: build run-deps
 
 # The whole suite, as the README's test command: the licensing lint, unit and integration tests, the
 # same suite again under AddressSanitizer (with LeakSanitizer), then the desktop tests (panels, then
-# GNOME Shell) and the Debian packages'. Installs what they need once, first, then runs them in that order.
-TEST_TARGETS = lint-reuse test-swift test-asan test-desktop test-gnome test-plasma test-package
+# GNOME Shell) and the Debian packages' (Debian 12, then Debian 13). Installs what they need once,
+# first, then runs them in that order.
+TEST_TARGETS = lint-reuse test-swift test-asan test-desktop test-gnome test-plasma test-package test-package13
 test: deps
 	@$(MAKE) --no-print-directory $(TEST_TARGETS)
 
@@ -189,12 +190,31 @@ deb:
 	@scripts/install-plasma-deps
 	$(build-debs)
 
+# The same packages built for Debian 13 (trixie) in a clean, cached trixie root, with trixie's
+# debhelper, dh_shlibdeps and lintian (scripts/deb-in-root), into DEB13_OUT; the Swift toolchain is the
+# host's, bind-mounted. Needs root.
+DEB13_OUT = build-deb-13
+deb13:
+	@scripts/install-deps all
+	scripts/deb-in-root trixie $(DEB13_OUT)
+
 # The packages as a user meets them (Tests/package/run, as root): lintian, then a clean Debian 12
 # root (cached in /var/cache/alarmd-tests) where they are installed, run by a real systemd user
-# manager, upgraded, removed and purged. Logs: test-artifacts/package/. Builds them as `make deb` does.
+# manager, upgraded, removed and purged; alarmd wakes the machine under a manager holding
+# CAP_WAKE_ALARM (alarmd-wake-generator) and runs without it under one that does not. Logs:
+# test-artifacts/package/. Builds them as `make deb` does.
 test-package:
 	$(build-debs)
 	Tests/package/run $(DEB_OUT)
+
+# The same for Debian 13 (trixie): the packages `make deb13` builds, in a clean trixie root (cached the
+# same way), under systemd 257's user manager, ringing into PipeWire 1.4 (WirePlumber, pipewire-pulse)
+# through a muted and a 0 % output, which alarmd raises while ringing and puts back; the wake checks as
+# on 12, under systemd 257. The trixie run takes about 1.5 minutes with the root cached (mmdebstrap
+# adds about 2 the first time). Logs: test-artifacts/package-trixie/.
+test-package13:
+	scripts/deb-in-root trixie $(DEB13_OUT)
+	Tests/package/run --suite trixie $(DEB13_OUT)
 
 # Regenerates the extension's translation template from its sources, keeping its SPDX lines (as plasma-pot).
 GNOME_POT = applets/gnome-shell/po/alarmd.pot
@@ -211,7 +231,8 @@ bench:
 # Installs what `make` built; builds nothing, so it fails before touching the system when there is
 # nothing built. No file capability: a binary with one runs in secure-execution mode, where glibc hides
 # DBUS_SESSION_BUS_ADDRESS and XDG_RUNTIME_DIR from sd-bus and alarmd cannot reach any user's session
-# bus. Waking from suspend comes from the unit instead (systemd/wake-alarm.conf).
+# bus. Waking from suspend comes from the unit instead: where the user manager holds CAP_WAKE_ALARM,
+# systemd/alarmd-wake-generator gives alarmd.service AmbientCapabilities=CAP_WAKE_ALARM.
 install: install-check install-files
 	-[ -z "$(DESTDIR)" ] && command -v gtk-update-icon-cache >/dev/null && gtk-update-icon-cache -q -t -f "$(DATADIR)/icons/hicolor"
 	@[ -n "$(DESTDIR)" ] || printf '%s\n' "Installed alarmd in $(PREFIX). As each user, once:" \
@@ -238,6 +259,7 @@ install-payload: install-gnome-extension install-plasma-applet-if-built
 	install -Dm644 dbus/org.alarmd.Alarm1.xml "$(DESTDIR)$(DATADIR)/dbus-1/interfaces/org.alarmd.Alarm1.xml"
 	sed 's|/usr/local/bin/alarmd|$(BINDIR)/alarmd|' systemd/alarmd.service | \
 		install -Dm644 /dev/stdin "$(DESTDIR)$(PREFIX)/lib/systemd/user/alarmd.service"
+	install -Dm755 systemd/alarmd-wake-generator "$(DESTDIR)$(PREFIX)/lib/systemd/user-generators/alarmd-wake-generator"
 	install -Dm644 data/alarmd.conf.example "$(DESTDIR)$(DATADIR)/doc/alarmd/alarmd.conf.example"
 	install -Dm644 systemd/wake-alarm.conf "$(DESTDIR)$(DATADIR)/doc/alarmd/wake-alarm.conf"
 	for f in data/icons/hicolor/*/apps/*.svg; do install -Dm644 "$$f" "$(DESTDIR)$(DATADIR)/$${f#data/}"; done
@@ -277,7 +299,8 @@ uninstall:
 	      "$(DESTDIR)$(DATADIR)/dbus-1/services/org.alarmd.AlarmManager1.service" \
 	      "$(DESTDIR)$(DATADIR)/dbus-1/interfaces/org.alarmd.AlarmManager1.xml" \
 	      "$(DESTDIR)$(DATADIR)/dbus-1/interfaces/org.alarmd.Alarm1.xml" \
-	      "$(DESTDIR)$(PREFIX)/lib/systemd/user/alarmd.service"
+	      "$(DESTDIR)$(PREFIX)/lib/systemd/user/alarmd.service" \
+	      "$(DESTDIR)$(PREFIX)/lib/systemd/user-generators/alarmd-wake-generator"
 	for f in data/icons/hicolor/*/apps/*.svg; do rm -f "$(DESTDIR)$(DATADIR)/$${f#data/}"; done
 	rm -rf "$(DESTDIR)$(DATADIR)/alarmd/sounds" "$(DESTDIR)$(DATADIR)/doc/alarmd" "$(GNOME_EXT_DIR)"
 	rm -f "$(DESTDIR)$(MANDIR)/man1/alarmctl.1" "$(DESTDIR)$(MANDIR)/man5/alarmd.conf.5" "$(DESTDIR)$(MANDIR)/man8/alarmd.8" \

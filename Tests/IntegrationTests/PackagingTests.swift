@@ -131,7 +131,8 @@ import Testing
                       ("dbus/org.alarmd.AlarmManager1.xml", "usr/share/dbus-1/interfaces/org.alarmd.AlarmManager1.xml"),
                       ("dbus/org.alarmd.Alarm1.xml", "usr/share/dbus-1/interfaces/org.alarmd.Alarm1.xml"),
                       ("data/alarmd.conf.example", "usr/share/doc/alarmd/alarmd.conf.example"),
-                      ("systemd/wake-alarm.conf", "usr/share/doc/alarmd/wake-alarm.conf")]
+                      ("systemd/wake-alarm.conf", "usr/share/doc/alarmd/wake-alarm.conf"),
+                      ("systemd/alarmd-wake-generator", "usr/lib/systemd/user-generators/alarmd-wake-generator")]
         for (source, installed) in copies {
             let want = FileManager.default.contents(atPath: Products.sourceRoot + "/" + source)
             let got = FileManager.default.contents(atPath: root.path + "/" + installed)
@@ -142,6 +143,9 @@ import Testing
                           "usr/lib/systemd/user/alarmd.service"] {
             #expect(FileManager.default.fileExists(atPath: root.path + "/" + installed), "make install did not install /\(installed)")
         }
+        // The user generator is a program the user manager runs.
+        #expect(access(root.path + "/usr/lib/systemd/user-generators/alarmd-wake-generator", X_OK) == 0,
+                "the wake generator is not installed executable")
         // bash-completion finds a command's completion by the command's name.
         let bash = try runCommand("/bin/bash", ["-c", "source \(root.path)/usr/share/bash-completion/completions/alarmctl && complete -p alarmctl"])
         #expect(bash.out.hasPrefix("complete -F "), "the installed bash completion does not register for alarmctl: \(bash.err)")

@@ -140,6 +140,61 @@ import Testing
         }
     }
 
+    /// systemd/alarmd-wake-generator, run as a user manager runs it (a child of a process named systemd,
+    /// as a normal user, with the output directories as arguments), writes the wake drop-in exactly when
+    /// that parent holds CAP_WAKE_ALARM and systemd (what `systemctl --version` says) is not 255 or 256.
+    /// The parent is /bin/sh under the name systemd, given the capability or not by setpriv; a
+    /// `systemctl` earlier on PATH tells the version. The real managers (systemd 252 and 257) run it in
+    /// Tests/package/run. Needs root (setpriv switches to nobody, with or without the capability).
+    @Test(.enabled(if: geteuid() == 0, "needs root")) func wakeGeneratorFollowsTheManagersCapability() throws {
+        let dir = TempDir("alarmd-generator")
+        chmod(dir.path, 0o755)
+        let fm = FileManager.default
+        let generator = dir.path + "/alarmd-wake-generator"
+        try fm.copyItem(atPath: Products.sourceRoot + "/systemd/alarmd-wake-generator", toPath: generator)
+        let text = try String(contentsOfFile: generator, encoding: .utf8)
+        #expect(text.contains("SPDX-License-Identifier: LGPL-2.1-or-later"))
+        try fm.createDirectory(atPath: dir.path + "/bin", withIntermediateDirectories: true)
+        // The shell itself, not Debian's /bin/sh link to it: the process name is the file's.
+        let shell = URL(fileURLWithPath: "/bin/sh").resolvingSymlinksInPath().path
+        try fm.copyItem(atPath: shell, toPath: dir.path + "/bin/systemd")
+        try fm.copyItem(atPath: shell, toPath: dir.path + "/bin/other")
+
+        /// Whether the generator wrote the drop-in (and that it says what it must), run under `parent`.
+        func generates(capability: Bool, version: String, parent: String = "systemd", scope: String = "user") throws -> Bool {
+            let fake = dir.path + "/bin/systemctl"
+            try? fm.removeItem(atPath: fake)
+            try "#!/bin/sh\necho 'systemd \(version) (\(version).1-1)'\necho '+PAM +AUDIT'\n".write(toFile: fake, atomically: true, encoding: .utf8)
+            chmod(fake, 0o755)
+            let out = dir.path + "/out"
+            try? fm.removeItem(atPath: out)
+            try fm.createDirectory(atPath: out, withIntermediateDirectories: false)
+            chmod(out, 0o777)
+            let caps = capability ? ["--inh-caps", "+wake_alarm", "--ambient-caps", "+wake_alarm"] : []
+            let r = try runCommand("/usr/bin/setpriv", ["--reuid=nobody", "--regid=nogroup", "--clear-groups"] + caps +
+                                   [dir.path + "/bin/" + parent, "-c", "\"$0\" \"$1\" /nonexistent/early /nonexistent/late; true",
+                                    generator, out],
+                                   environment: ["PATH": dir.path + "/bin:/usr/bin:/bin", "SYSTEMD_SCOPE": scope])
+            #expect(r.status == 0 && r.err.isEmpty, "the generator failed or complained: \(r.status) \(r.err)")
+            let dropIn = out + "/alarmd.service.d/wake-alarm.conf"
+            guard let conf = try? String(contentsOfFile: dropIn, encoding: .utf8) else {
+                #expect((try fm.contentsOfDirectory(atPath: out)).isEmpty, "wrote something other than the drop-in")
+                return false
+            }
+            #expect(serviceSettings(conf) == ["AmbientCapabilities": ["CAP_WAKE_ALARM"]], "\(conf)")
+            return true
+        }
+        for version in ["252", "254", "257", "262"] {
+            #expect(try generates(capability: true, version: version), "systemd \(version) with CAP_WAKE_ALARM: the drop-in")
+            #expect(try !generates(capability: false, version: version), "systemd \(version) without: nothing")
+        }
+        for version in ["255", "256"] {
+            #expect(try !generates(capability: true, version: version), "systemd \(version) refuses it: nothing")
+        }
+        #expect(try !generates(capability: true, version: "257", parent: "other"), "no manager among its parents: nothing")
+        #expect(try !generates(capability: true, version: "257", scope: "system"), "run by the system manager: nothing")
+    }
+
     /// The real thing: a systemd user manager runs the built alarmd under the shipped unit, and
     /// alarmd rings, reaches logind, tells a Flatpak app from your tools, and (with the drop-in)
     /// may arm a wake alarm. Needs root (a user, a cgroup, a mount namespace).
