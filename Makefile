@@ -8,6 +8,12 @@ DATADIR = $(PREFIX)/share
 MANDIR = $(DATADIR)/man
 GNOME_EXT = alarmd@alarmd.org
 GNOME_EXT_DIR = $(DESTDIR)$(DATADIR)/gnome-shell/extensions/$(GNOME_EXT)
+# The extension comes in two variants from one source (applets/gnome-shell/assemble): 43 for GNOME Shell
+# 43 and 44 (legacy imports), 45 for 45 and later (ES modules). Installed: the one for the gnome-shell
+# here (`gnome-shell --version`), 45 where there is none; GNOME_SHELL_VARIANT=43|45 chooses (a package
+# built for another release than the build machine's).
+GNOME_SHELL_VARIANT ?= $(shell v=$$(gnome-shell --version 2>/dev/null | sed -nE 's/^GNOME Shell ([0-9]+).*/\1/p'); \
+	if [ -n "$$v" ] && [ "$$v" -lt 45 ]; then echo 43; else echo 45; fi)
 # The KDE Plasma applet (applets/plasma): its CMake build, warnings as errors.
 PLASMA_BUILD = .build-plasma
 PLASMA_APPLET = org.alarmd.plasmoid
@@ -157,8 +163,9 @@ plasma-pot:
 		--package-name=plasma-applet-alarmd --msgid-bugs-address=alarmd@alarmd.org \
 		-o applets/plasma/po/plasma_applet_$(PLASMA_APPLET).pot applets/plasma/package/contents/ui/*.qml
 
-# The GNOME Shell extension through eslint with GNOME 43's rules (applets/gnome-shell/.eslintrc.yml),
-# zero findings; and a file it must fail on, so the lint is known to bite.
+# The GNOME Shell extension through eslint with GNOME's rules (applets/gnome-shell/.eslintrc.yml), both
+# variants: 43's rules for gnome43/, ES modules for the model and gnome45/; zero findings; and a file for
+# each that it must fail on, so the lint is known to bite.
 lint-gnome:
 	Tests/desktop/gnome-shell/lint
 
@@ -189,7 +196,8 @@ test-package:
 gnome-pot:
 	xgettext --language=JavaScript --from-code=UTF-8 --keyword=_ --add-comments=Translators \
 		--package-name=alarmd --msgid-bugs-address= --output=applets/gnome-shell/po/alarmd.pot \
-		applets/gnome-shell/$(GNOME_EXT)/extension.js applets/gnome-shell/$(GNOME_EXT)/model.js
+		applets/gnome-shell/$(GNOME_EXT)/gnome43/extension.js applets/gnome-shell/$(GNOME_EXT)/gnome45/extension.js \
+		applets/gnome-shell/$(GNOME_EXT)/model.js
 
 # Figures beside baselines from the same run (tools/bench/RESULTS.md); BENCH_ARGS="--figures 2 --seed 7" etc.
 bench:
@@ -242,19 +250,11 @@ install-check:
 	@for f in "$(BUILT)/alarmd" "$(BUILT)/alarmctl"; do [ -x "$$f" ] || { \
 		echo "make install: $$f is not built. Run \`make\` first, as yourself, then \`sudo make install\`." >&2; exit 1; }; done
 
-# The GNOME Shell extension, with its translations (then: gnome-extensions enable $(GNOME_EXT)).
+# The GNOME Shell extension, with its translations (then: gnome-extensions enable $(GNOME_EXT)): the
+# variant for GNOME_SHELL_VARIANT (see above), assembled into place (applets/gnome-shell/assemble).
 install-gnome-extension:
-	install -d "$(GNOME_EXT_DIR)"
-	install -m644 applets/gnome-shell/$(GNOME_EXT)/metadata.json applets/gnome-shell/$(GNOME_EXT)/extension.js \
-		applets/gnome-shell/$(GNOME_EXT)/model.js applets/gnome-shell/$(GNOME_EXT)/stylesheet.css "$(GNOME_EXT_DIR)/"
-	install -d "$(GNOME_EXT_DIR)/schemas"
-	install -m644 applets/gnome-shell/$(GNOME_EXT)/schemas/org.gnome.shell.extensions.alarmd.gschema.xml \
-		applets/gnome-shell/$(GNOME_EXT)/schemas/gschemas.compiled "$(GNOME_EXT_DIR)/schemas/"
-	for po in applets/gnome-shell/po/*.po; do [ -e "$$po" ] || continue; lang=$$(basename "$$po" .po); \
-		install -d "$(GNOME_EXT_DIR)/locale/$$lang/LC_MESSAGES"; \
-		if [ -e "$(LOCALE_BUILT)/$$lang/LC_MESSAGES/alarmd.mo" ]; then \
-			install -m644 "$(LOCALE_BUILT)/$$lang/LC_MESSAGES/alarmd.mo" "$(GNOME_EXT_DIR)/locale/$$lang/LC_MESSAGES/alarmd.mo"; \
-		else msgfmt -o "$(GNOME_EXT_DIR)/locale/$$lang/LC_MESSAGES/alarmd.mo" "$$po" || exit 1; fi; done
+	@echo "install-gnome-extension: the variant for GNOME Shell $(if $(filter 43,$(GNOME_SHELL_VARIANT)),43 and 44,45 and later)"
+	applets/gnome-shell/assemble $(GNOME_SHELL_VARIANT) "$(GNOME_EXT_DIR)" "$(LOCALE_BUILT)"
 
 # Removes every file install put there and the directories install created (never one that was there
 # before), refreshes the icon cache, then says what it leaves: each user's alarms, enable links, an
