@@ -221,26 +221,24 @@ class AlarmdLockRow extends St.BoxLayout {
 /** The lock screen's part (AlarmKit's Lock Screen alert and Live Activity): above GNOME's clock, what
  *  rings and what counts down. It lives in the layout manager's screen-shield group, above the lock
  *  screen, so it shows while the shield is up and stays under the shield's black until woken. */
-class AlarmdLockView extends St.BoxLayout {
+class AlarmdLockView extends St.Widget {
     static {
         GObject.registerClass(this);
     }
 
+    // The screen-shield group lays its children out as it likes (stretched, centred): the view fills it
+    // and lays nothing out (no layout manager: its card keeps its own size at 0, 0), and moves its card
+    // to its place (_place). It takes no input itself; the card's buttons do.
     constructor(client) {
-        // Its own size, moved to its place (_place): the group would stretch a filling child across the screen.
-        super({
-            ...VERTICAL,
-            style_class: 'alarmd-lock',
-            visible: false,
-            x_align: Clutter.ActorAlign.START,
-            y_align: Clutter.ActorAlign.START,
-        });
+        super({x_expand: true, y_expand: true, reactive: false});
         this._client = client;
         this._rows = new Map();
+        this._card = new St.BoxLayout({...VERTICAL, style_class: 'alarmd-lock', visible: false});
+        this.add_child(this._card);
         this._group = Main.layoutManager.screenShieldGroup;
         this._group.add_child(this);
-        this.connect('notify::width', () => this._place());
-        this.connect('notify::height', () => this._place());
+        this._card.connect('notify::width', () => this._place());
+        this._card.connect('notify::height', () => this._place());
         Main.layoutManager.connectObject('monitors-changed', () => this._place(), this);
     }
 
@@ -250,10 +248,11 @@ class AlarmdLockView extends St.BoxLayout {
         const m = Main.layoutManager.primaryMonitor;
         if (!m)
             return;
+        const card = this._card;
         // GNOME's clock starts a third of the way down (unlockDialog.js): stay above it, below the bar.
-        const y = Math.max(Main.panel.height + 12, Math.floor(m.height / 3) - this.height - 12);
-        this.translation_x = m.x + Math.floor((m.width - this.width) / 2);
-        this.translation_y = m.y + y;
+        const y = Math.max(Main.panel.height + 12, Math.floor(m.height / 3) - card.height - 12);
+        card.translation_x = m.x + Math.floor((m.width - card.width) / 2);
+        card.translation_y = m.y + y;
     }
 
     draw(alarms, now, showTitles) {
@@ -265,9 +264,9 @@ class AlarmdLockView extends St.BoxLayout {
             if (!row) {
                 row = new AlarmdLockRow(this._client);
                 this._rows.set(a.path, row);
-                this.insert_child_at_index(row, index);
+                this._card.insert_child_at_index(row, index);
             } else {
-                this.set_child_at_index(row, index);
+                this._card.set_child_at_index(row, index);
             }
             row.update(a, now, showTitles);
         });
@@ -277,7 +276,7 @@ class AlarmdLockView extends St.BoxLayout {
                 this._rows.delete(path);
             }
         }
-        this.visible = shown.length > 0;
+        this._card.visible = shown.length > 0;
         this._group.set_child_above_sibling(this, null);
     }
 }
