@@ -10,14 +10,15 @@
 
 cached_root() keeps one tarball per name and suite in CACHE (/var/cache/alarmd-tests), keyed by a hash of
 the suite, the package list, the mirror and apt's options: a miss runs mmdebstrap (under a temporary name,
-renamed when done, so an interrupted run leaves no broken cache) and removes that name's tarballs of other
-keys. Every maker of roots in CACHE takes the one lock, CACHE/lock (Tests/package/run does too), so two
+renamed when done, so an interrupted run leaves no broken cache, and a hit needs no lock) and removes
+that name's tarballs of other keys. Every maker of roots in CACHE takes the one lock, CACHE/lock (Tests/package/run does too), so two
 runs never build at once.
 
-Root unpacks a tarball into a temporary directory and starts a holder: PID 1 of a new PID namespace, in a
-new mount namespace (unshare --mount --pid --fork), which mounts proc, /sys and /dev (rbind), a tmpfs on
-/run and on /tmp, and the binds asked for (read-only when asked), then reaps orphans until the root is
-closed. Commands enter it with nsenter (mount and PID namespaces, the root as their root directory), as
+Root starts a holder: PID 1 of a new PID namespace, in a new mount namespace (unshare --mount --pid
+--fork), which unpacks the tarball into a temporary directory (by default a tmpfs mounted there in its
+namespace only: quick to fill, and gone with the namespace, where deleting 2 GB from a busy disk takes a
+minute), mounts proc, /sys and /dev (rbind), a tmpfs on /run and on /tmp, and the binds asked for
+(read-only when asked), then reaps orphans until the root is closed. Commands enter it with nsenter (mount and PID namespaces, the root as their root directory), as
 root or as a user, with an empty environment plus what the caller gives. Closing kills everything in the
 PID namespace (so whatever a command left behind ends with it), which drops its mounts, and deletes the
 directory. Needs root, util-linux (unshare, nsenter) and mmdebstrap.
@@ -59,6 +60,10 @@ def cached_root(suite, packages, name, mirror=MIRROR, aptopts=(), log=None, logf
     key = hashlib.sha256(json.dumps(['apt', suite, packages, mirror, aptopts]).encode()).hexdigest()[:16]
     prefix = f'{name}-{suite}-'
     tarball = os.path.join(CACHE, f'{prefix}{key}.tar')
+    # A tarball is complete once it has its name (renamed into place): a hit needs no lock, and does
+    # not wait for someone else's mmdebstrap.
+    if os.path.exists(tarball):
+        return tarball, True
     with open(LOCK, 'w') as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         if os.path.exists(tarball):
@@ -102,10 +107,15 @@ def cached_root(suite, packages, name, mirror=MIRROR, aptopts=(), log=None, logf
 # then reaps every orphan until its stdin closes; then it kills all in its namespace and exits.
 _HOLDER = r'''
 import json, os, select, signal, subprocess, sys
-root, binds = sys.argv[1], json.loads(sys.argv[2])
+root, tarball, in_memory, binds = sys.argv[1], sys.argv[2], sys.argv[3] == '1', json.loads(sys.argv[4])
 def mount(*a):
     subprocess.run(['mount'] + list(a), check=True)
 subprocess.run(['mount', '--make-rprivate', '/'], check=True)
+if in_memory:
+    mount('-t', 'tmpfs', '-o', 'mode=755', 'tmpfs', root)
+subprocess.run(['tar', '-C', root, '-xf', tarball], check=True)
+with open(root + '/etc/machine-id', 'w') as f:  # D-Bus and systemd want one (PID 1 writes it at first boot)
+    f.write(os.urandom(16).hex() + '\n')
 mount('-t', 'proc', 'proc', root + '/proc')
 mount('--rbind', '/sys', root + '/sys')
 mount('--rbind', '/dev', root + '/dev')
@@ -150,10 +160,12 @@ while True:
 class Root:
     """A root unpacked from `tarball` and entered in namespaces of its own (see the module's doc).
     binds: [(host_path, read_only)] mounted at the same path inside, or [(host_path, path_inside,
-    read_only)]."""
+    read_only)]. in_memory: unpack into a tmpfs (the default; the root's files are then reached from the
+    host through host_path() only), else into a directory on disk under workdir."""
 
-    def __init__(self, tarball, binds=(), workdir='/var/tmp', prefix='alarmd-root-'):
+    def __init__(self, tarball, binds=(), workdir='/var/tmp', prefix='alarmd-root-', in_memory=True):
         self.tarball = tarball
+        self.in_memory = in_memory
         self.binds = [(b[0], b[0], b[1]) if len(b) == 2 else tuple(b) for b in binds]
         self.workdir = workdir
         self.prefix = prefix
@@ -177,19 +189,15 @@ class Root:
         os.chmod(self.dir, 0o755)
         self.path = os.path.join(self.dir, 'root')
         os.mkdir(self.path)
-        subprocess.run(['tar', '-C', self.path, '-xf', self.tarball], check=True)
-        # D-Bus and systemd want a machine id (PID 1 would write one at first boot).
-        with open(os.path.join(self.path, 'etc/machine-id'), 'w') as f:
-            f.write(os.urandom(16).hex() + '\n')
-        self.unpack_seconds = time.monotonic() - t
         self.holder = subprocess.Popen(
             ['unshare', '--mount', '--pid', '--fork', '--propagation', 'private', '/usr/bin/python3', '-c', _HOLDER,
-             self.path, json.dumps(self.binds)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
-            start_new_session=True)
+             self.path, self.tarball, '1' if self.in_memory else '0', json.dumps(self.binds)],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, start_new_session=True)
         if self.holder.stdout.readline().strip() != 'ready':
             self.close()
-            raise RuntimeError('the root\'s namespaces did not come up')
+            raise RuntimeError('the root\'s namespaces did not come up (unpacking or mounting failed)')
         self.ns_pid = self._ns_pid()
+        self.unpack_seconds = time.monotonic() - t
 
     def _ns_pid(self):
         """The holder's PID as the host sees it (unshare --fork makes it a child of unshare)."""
@@ -224,8 +232,8 @@ class Root:
 
     # -- paths --------------------------------------------------------------------------------------
     def host_path(self, p):
-        """Where a path of the root is on the host, as the root's processes see it (its tmpfs /run and
-        /tmp included: through the holder's view of the mounts)."""
+        """Where a path of the root is on the host, as the root's processes see it (its tmpfs, /run and
+        /tmp included: through the holder's view of the mounts). Read and write the root's files here."""
         return f'/proc/{self.ns_pid}/root{self.path}/{p.lstrip("/")}'
 
     # -- users --------------------------------------------------------------------------------------
