@@ -1,7 +1,7 @@
 // SPDX-FileCopyrightText: 2026 The alarmd developers <alarmd@alarmd.org>
 // SPDX-License-Identifier: GPL-2.0-or-later
 //
-// alarmd indicator for GNOME Shell 45 and later (ES modules; tested on 48): shows what alarmd
+// alarmd indicator for GNOME Shell 45 and later (ES modules; tested on 48 and 50): shows what alarmd
 // (org.alarmd.AlarmManager1 on the session bus) is counting down or ringing, and acts on it. Written
 // against docs/API.md alone, with the one model that the GNOME Shell 43 variant shares (model.js).
 // Everything is created in enable() and released in disable(); at import time only Gio's D-Bus call is
