@@ -12,6 +12,7 @@ const {Clutter, Gio, GLib, GObject, St} = imports.gi;
 const ExtensionUtils = imports.misc.extensionUtils;
 const Main = imports.ui.main;
 const MessageTray = imports.ui.messageTray;
+const NotificationDaemon = imports.ui.notificationDaemon;
 const PanelMenu = imports.ui.panelMenu;
 const PopupMenu = imports.ui.popupMenu;
 
@@ -496,7 +497,8 @@ class AlarmdClient {
 
     // GNOME's own lock-screen list names a notification only when it is system-scoped, as alarmd marks
     // its alerts (x-gnome-privacy-scope). With titles hidden while locked, alarms' notifications are
-    // scoped to the user again, so that list says only "alarmd" (or the app) and a count.
+    // scoped to the user again, so that list says only "alarmd" (or the app) and a count. Which are
+    // alarmd's is told by their source, as alarmd sends them (Model.isAlarmdSource), never by titles.
     _watchTray() {
         this._sources = new Set();
         this._scoped = new Set();
@@ -507,7 +509,7 @@ class AlarmdClient {
     }
 
     _watchSource(source) {
-        if (this._sources.has(source))
+        if (this._sources.has(source) || !(source instanceof NotificationDaemon.FdoNotificationDaemonSource))
             return;
         this._sources.add(source);
         source.connectObject(
@@ -516,13 +518,14 @@ class AlarmdClient {
             this);
     }
 
-    _isAlarmTitle(text) {
-        return [...this._alarms.values()].some(a => a.text('title') !== '' && a.text('title') === text);
+    _ownSource(source) {
+        return source instanceof NotificationDaemon.FdoNotificationDaemonSource &&
+            Model.isAlarmdSource(source.app?.get_id() ?? null, source.title ?? '', [...this._alarms.values()]);
     }
 
     _scope(n) {
         if (this._settings.get_boolean(TITLES_KEY) || n.privacyScope !== MessageTray.PrivacyScope.SYSTEM ||
-            !this._isAlarmTitle(n.title))
+            !this._ownSource(n.source))
             return;
         n.setPrivacyScope(MessageTray.PrivacyScope.USER);
         if (this._scoped.has(n))
