@@ -93,6 +93,18 @@ function check(form, Model) {
         ['scheduled', GLib.DateTime.new_from_unix_local(now / 1e6 + 3600).format('%H:%M'), false]);
     eq('reading order', Model.readingOrder([p, s, t, r]).map(a => a.id), ['d', 'a', 'e', 'b']);
 
+    // alarmd's notification sources, by the identity alarmd sends them under, never by title.
+    const cook = timer('g', {AppId: 'org.example.Cook', Presentation: {title: 'Breakfast'}});
+    const snap = timer('h', {AppId: 'snap.cook'});
+    eq('source: alarmd itself', Model.isAlarmdSource(null, 'alarmd', []), true);
+    eq('source: another name', Model.isAlarmdSource(null, 'Calendar', [cook]), false);
+    eq('source: not by title', Model.isAlarmdSource(null, 'Breakfast', [cook]), false);
+    eq('source: app entry with an alarm', Model.isAlarmdSource('org.example.Cook.desktop', 'Cook', [cook]), true);
+    eq('source: app entry without one', Model.isAlarmdSource('org.gnome.Calendar.desktop', 'Calendar', [cook]), false);
+    eq('source: app without entry', Model.isAlarmdSource(null, 'org.example.Cook', [cook]), true);
+    eq('source: snap entry', Model.isAlarmdSource('cook_cook.desktop', 'Cook', [snap]), true);
+    eq('source: app gone', Model.isAlarmdSource('org.example.Cook.desktop', 'Cook', [t]), false);
+
     eq('no tick when idle', Model.nextChangeMs([s, p, r], now), -1);
     eq('tick at the next second', Model.nextChangeMs([timer('f', {FireTimeUSec: now + 2.25e6})], now), 251);
 }
