@@ -2,18 +2,18 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 
 // What the alarmd indicator shows, computed from alarmd's properties and the clock alone.
-// Pure functions (GLib only): the extension draws them, Tests/desktop/gnome-shell/unit.js checks them
-// with plain gjs. Written against docs/API.md's applet rule and the panel rule of docs/user-guide.md.
-/* exported DURATION_MAX, parseDuration, colorHex, clock, localTime, Alarm, readingOrder, panelView,
-   nextChangeMs, alarmPath */
-'use strict';
+// Pure functions (GLib only): both extensions (gnome43/, gnome45/) draw them, Tests/desktop/gnome-shell/
+// unit.js checks them with plain gjs. Written against docs/API.md's applet rule and the panel rule of docs/user-guide.md.
+// An ES module, as GNOME Shell 45 and later load extensions; `make` derives GNOME Shell 43's legacy
+// form from it (applets/gnome-shell/assemble): so only the forms of import and export that
+// assemble knows are written here (`import X from 'gi://X';`, `export function|const|class`).
 
-const {GLib} = imports.gi;
+import GLib from 'gi://GLib';
 
 const USEC = 1000000;
 
 /** The longest timer alarmd accepts: five years of 365.25 days, in seconds. */
-var DURATION_MAX = 157788000;
+export const DURATION_MAX = 157788000;
 
 function isDigits(s) {
     return /^[0-9]+$/.test(s);
@@ -39,7 +39,7 @@ function bounded(digits, unit, allowZero) {
  * @param {string} text - what the user typed
  * @returns {{seconds: number}|{error: string}} error is one of empty, malformed, zero, tooLong
  */
-function parseDuration(text) {
+export function parseDuration(text) {
     const s = String(text).replace(/^[\t\p{Zs}]+|[\t\p{Zs}]+$/gu, '');
     if (s === '')
         return {error: 'empty'};
@@ -94,7 +94,7 @@ const PALETTE = {
  * @param {string} name - an accent_color as alarmd reports it
  * @returns {string|null}
  */
-function colorHex(name) {
+export function colorHex(name) {
     const lower = String(name ?? '').toLowerCase();
     if (Object.prototype.hasOwnProperty.call(PALETTE, lower))
         return PALETTE[lower];
@@ -114,7 +114,7 @@ function two(v) {
  * @param {number} remainingUSec - microseconds
  * @returns {string}
  */
-function clock(remainingUSec) {
+export function clock(remainingUSec) {
     const total = Math.ceil(Math.max(0, remainingUSec) / USEC);
     const d = Math.floor(total / 86400), h = Math.floor(total / 3600) % 24;
     const m = Math.floor(total / 60) % 60, s = total % 60;
@@ -133,7 +133,7 @@ function clock(remainingUSec) {
  * @param {number} nowUSec - realtime microseconds
  * @returns {string}
  */
-function localTime(usec, nowUSec) {
+export function localTime(usec, nowUSec) {
     const t = GLib.DateTime.new_from_unix_local(Math.floor(usec / USEC));
     const now = GLib.DateTime.new_from_unix_local(Math.floor(nowUSec / USEC));
     if (!t || !now)
@@ -146,12 +146,12 @@ function localTime(usec, nowUSec) {
 }
 
 /** The object path of an alarm id (docs/API.md: dashes become underscores). */
-function alarmPath(id) {
+export function alarmPath(id) {
     return `/org/alarmd/AlarmManager1/alarm/${String(id).toLowerCase().replace(/-/g, '_')}`;
 }
 
 /** One org.alarmd.Alarm1 object as the applet sees it: its properties, unpacked. */
-var Alarm = class Alarm {
+export class Alarm {
     constructor(path, props) {
         this.path = path;
         this.props = Object.assign({}, props);
@@ -178,6 +178,11 @@ var Alarm = class Alarm {
 
     get kind() {
         return String(this.props.Kind ?? '');
+    }
+
+    /** The app that set the alarm ('' for the user's own tools). */
+    get appId() {
+        return String(this.props.AppId ?? '');
     }
 
     get isWarning() {
@@ -255,7 +260,7 @@ var Alarm = class Alarm {
             return 0;
         }
     }
-};
+}
 
 function byId(a, b) {
     if (a.id === b.id)
@@ -270,7 +275,7 @@ function byFire(a, b) {
 }
 
 /** The order a person reads alarms in: ringing first, then by when they fire, paused last. */
-function readingOrder(alarms) {
+export function readingOrder(alarms) {
     const key = a => a.state === 'paused' ? Infinity : a.fireTime;
     return [...alarms].sort((a, b) => {
         if ((a.state === 'alerting') !== (b.state === 'alerting'))
@@ -298,7 +303,7 @@ function truncate(s, n) {
  * @returns {object} mode (off idle scheduled countdown paused warning alerting), label, time,
  *   color (#rrggbb or null), ticking, alarm
  */
-function panelView(alarms, running, now, _ = s => s) {
+export function panelView(alarms, running, now, _ = s => s) {
     const v = {mode: running ? 'idle' : 'off', label: '', time: '', color: null, ticking: false, alarm: null};
     if (!running)
         return v;
@@ -342,7 +347,7 @@ function panelView(alarms, running, now, _ = s => s) {
  * @param {number} now - realtime microseconds
  * @returns {number}
  */
-function nextChangeMs(alarms, now) {
+export function nextChangeMs(alarms, now) {
     const counting = alarms.filter(a => a.state === 'countdown' && a.fireTime > now);
     if (counting.length === 0)
         return -1;
@@ -350,4 +355,26 @@ function nextChangeMs(alarms, now) {
     const toBoundary = r % USEC === 0 ? USEC : r % USEC;
     // A millisecond past the boundary, so the redraw reads the new second.
     return Math.max(1, Math.ceil(toBoundary / 1000) + 1);
+}
+
+/**
+ * Whether a notification source of the shell is one that alarmd's own notifications go to, told by
+ * the identity alarmd sends them under (Sources/AlarmDaemon/Desktop/Alerts.swift): an alarm's
+ * notification comes as the app that set it, under the app's desktop entry (the `desktop-entry` hint,
+ * where the shell files it under that app) when the app has one, else with the app id as its name;
+ * and as "alarmd" for the user's own alarms. Never decided by a notification's title.
+ *
+ * @param {string|null} desktopId - the source's app (`org.example.App.desktop`), null for none
+ * @param {string} name - the source's name (the notifications' app name when it has no app)
+ * @param {Alarm[]} alarms - the mirror: the apps whose alarms alarmd has
+ * @returns {boolean}
+ */
+export function isAlarmdSource(desktopId, name, alarms) {
+    const apps = new Set(alarms.map(a => a.appId).filter(id => id !== ''));
+    if (desktopId) {
+        const entry = String(desktopId).replace(/\.desktop$/, '');
+        // snapd exports an app's entry as <snap>_<snap>.desktop (AppDirectory.swift).
+        return [...apps].some(app => app === entry || (app.startsWith('snap.') && entry === `${app.slice(5)}_${app.slice(5)}`));
+    }
+    return name === 'alarmd' || apps.has(String(name));
 }

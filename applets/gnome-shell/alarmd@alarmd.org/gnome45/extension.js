@@ -1,26 +1,31 @@
 // SPDX-FileCopyrightText: 2026 The alarmd developers <alarmd@alarmd.org>
 // SPDX-License-Identifier: GPL-2.0-or-later
+//
+// alarmd indicator for GNOME Shell 45 and later (ES modules; tested on 48 and 50): shows what alarmd
+// (org.alarmd.AlarmManager1 on the session bus) is counting down or ringing, and acts on it. Written
+// against docs/API.md alone, with the one model that the GNOME Shell 43 variant shares (model.js).
+// Everything is created in enable() and released in disable(); at import time only Gio's D-Bus call is
+// promisified, as gnome-shell itself does.
+// It also runs while the session is locked (session mode unlock-dialog): then the top-bar indicator is
+// gone and the lock screen shows what rings (Stop and the secondary button act without unlocking) and
+// what counts down, nothing else. It touches the shell through its public API only: the panel, the
+// layout manager's screen-shield group, the message tray's sources and notifications, the session mode,
+// and a virtual pointer (Clutter) to light a dark lock screen as a user's touch would.
 
-// alarmd indicator for GNOME Shell 43: shows what alarmd (org.alarmd.AlarmManager1 on the session
-// bus) is counting down or ringing, and acts on it. Written against docs/API.md alone.
-// Everything is created in enable() and released in disable(); at import time only Gio's D-Bus call
-// is promisified, as gnome-shell itself does.
-// It also runs while the session is locked (session mode unlock-dialog): then the top-bar indicator
-// is gone and the lock screen shows what rings (Stop and the secondary button act without unlocking)
-// and what counts down, nothing else.
-/* exported init */
-'use strict';
+import Clutter from 'gi://Clutter';
+import Gio from 'gi://Gio';
+import GLib from 'gi://GLib';
+import GObject from 'gi://GObject';
+import St from 'gi://St';
 
-const {Clutter, Gio, GLib, GObject, St} = imports.gi;
-const ExtensionUtils = imports.misc.extensionUtils;
-const Main = imports.ui.main;
-const MessageTray = imports.ui.messageTray;
-const PanelMenu = imports.ui.panelMenu;
-const PopupMenu = imports.ui.popupMenu;
+import {Extension, gettext as _} from 'resource:///org/gnome/shell/extensions/extension.js';
+import * as Main from 'resource:///org/gnome/shell/ui/main.js';
+import * as MessageTray from 'resource:///org/gnome/shell/ui/messageTray.js';
+import {FdoNotificationDaemonSource} from 'resource:///org/gnome/shell/ui/notificationDaemon.js';
+import * as PanelMenu from 'resource:///org/gnome/shell/ui/panelMenu.js';
+import * as PopupMenu from 'resource:///org/gnome/shell/ui/popupMenu.js';
 
-const Me = ExtensionUtils.getCurrentExtension();
-const Model = Me.imports.model;
-const _ = ExtensionUtils.gettext;
+import * as Model from './model.js';
 
 Gio._promisify(Gio.DBusConnection.prototype, 'call', 'call_finish');
 
@@ -30,10 +35,8 @@ const MANAGER_IFACE = 'org.alarmd.AlarmManager1';
 const ALARM_IFACE = 'org.alarmd.Alarm1';
 const QUICK_MINUTES = [1, 5, 10, 25];
 const TITLES_KEY = 'show-titles-when-locked';
-
-function unpackProps(variant) {
-    return variant.recursiveUnpack();
-}
+// St.BoxLayout's `vertical` is deprecated since GNOME 48: boxes say their orientation.
+const VERTICAL = {orientation: Clutter.Orientation.VERTICAL};
 
 function isCancelled(error) {
     return error instanceof GLib.Error && error.matches(Gio.IOErrorEnum, Gio.IOErrorEnum.CANCELLED);
@@ -52,7 +55,7 @@ class AlarmdAlarmItem extends PopupMenu.PopupBaseMenuItem {
         super({reactive: false, can_focus: false, style_class: 'alarmd-item'});
         this._client = client;
         this._state = null;
-        const box = new St.BoxLayout({vertical: true, x_expand: true, style_class: 'alarmd-item-box'});
+        const box = new St.BoxLayout({...VERTICAL, x_expand: true, style_class: 'alarmd-item-box'});
         const top = new St.BoxLayout({x_expand: true});
         this._title = new St.Label({
             style_class: 'alarmd-item-title',
@@ -146,7 +149,7 @@ class AlarmdLockRow extends St.BoxLayout {
     }
 
     constructor(client) {
-        super({vertical: true, style_class: 'alarmd-lock-row', x_expand: true});
+        super({...VERTICAL, style_class: 'alarmd-lock-row', x_expand: true});
         this._client = client;
         this._buttonsKey = null;
         const top = new St.BoxLayout({x_expand: true, style_class: 'alarmd-lock-top'});
@@ -200,7 +203,7 @@ class AlarmdLockRow extends St.BoxLayout {
         this._buttons.visible = key !== '';
         if (key === '')
             return;
-        const id = alarm.id, app = String(alarm.props.AppId ?? '');
+        const id = alarm.id, app = alarm.appId;
         this._button(stop, () => {
             this._client.callAlarm('Stop', id);
             this._client.activateAppAction(app, alarm.text('stop_action'));
@@ -216,31 +219,40 @@ class AlarmdLockRow extends St.BoxLayout {
 }
 
 /** The lock screen's part (AlarmKit's Lock Screen alert and Live Activity): above GNOME's clock, what
- *  rings and what counts down. It lives in the screen shield's dialog group, above the unlock dialog,
- *  so it moves and fades with the lock screen (and stays under the shield's black until woken). */
-class AlarmdLockView extends St.BoxLayout {
+ *  rings and what counts down. It lives in the layout manager's screen-shield group, above the lock
+ *  screen, so it shows while the shield is up and stays under the shield's black until woken. */
+class AlarmdLockView extends St.Widget {
     static {
         GObject.registerClass(this);
     }
 
+    // The screen-shield group lays its children out as it likes (stretched, centred): the view fills it
+    // and lays nothing out (no layout manager: its card keeps its own size at 0, 0), and moves its card
+    // to its place (_place). It takes no input itself; the card's buttons do.
     constructor(client) {
-        super({vertical: true, style_class: 'alarmd-lock', visible: false});
+        super({x_expand: true, y_expand: true, reactive: false});
         this._client = client;
         this._rows = new Map();
-        this._group = Main.screenShield?._lockDialogGroup ?? Main.layoutManager.screenShieldGroup;
+        this._card = new St.BoxLayout({...VERTICAL, style_class: 'alarmd-lock', visible: false});
+        this.add_child(this._card);
+        this._group = Main.layoutManager.screenShieldGroup;
         this._group.add_child(this);
-        this.connect('notify::width', () => this._place());
-        this.connect('notify::height', () => this._place());
+        this._card.connect('notify::width', () => this._place());
+        this._card.connect('notify::height', () => this._place());
         Main.layoutManager.connectObject('monitors-changed', () => this._place(), this);
     }
 
+    // Placed when its size is known (notify::width, notify::height), by translation: moving it there
+    // would ask for a new layout in the middle of the one that sized it (Clutter warns then).
     _place() {
         const m = Main.layoutManager.primaryMonitor;
         if (!m)
             return;
+        const card = this._card;
         // GNOME's clock starts a third of the way down (unlockDialog.js): stay above it, below the bar.
-        const y = Math.max(Main.panel.height + 12, Math.floor(m.height / 3) - this.height - 12);
-        this.set_position(m.x + Math.floor((m.width - this.width) / 2), m.y + y);
+        const y = Math.max(Main.panel.height + 12, Math.floor(m.height / 3) - card.height - 12);
+        card.translation_x = m.x + Math.floor((m.width - card.width) / 2);
+        card.translation_y = m.y + y;
     }
 
     draw(alarms, now, showTitles) {
@@ -252,9 +264,9 @@ class AlarmdLockView extends St.BoxLayout {
             if (!row) {
                 row = new AlarmdLockRow(this._client);
                 this._rows.set(a.path, row);
-                this.insert_child_at_index(row, index);
+                this._card.insert_child_at_index(row, index);
             } else {
-                this.set_child_at_index(row, index);
+                this._card.set_child_at_index(row, index);
             }
             row.update(a, now, showTitles);
         });
@@ -264,9 +276,8 @@ class AlarmdLockView extends St.BoxLayout {
                 this._rows.delete(path);
             }
         }
-        this.visible = shown.length > 0;
+        this._card.visible = shown.length > 0;
         this._group.set_child_above_sibling(this, null);
-        this._place();
     }
 }
 
@@ -318,7 +329,7 @@ class AlarmdIndicator extends PanelMenu.Button {
         this.menu.addMenuItem(quick);
 
         const entryItem = new PopupMenu.PopupBaseMenuItem({reactive: false, can_focus: false});
-        const entryBox = new St.BoxLayout({vertical: true, x_expand: true});
+        const entryBox = new St.BoxLayout({...VERTICAL, x_expand: true});
         this._entry = new St.Entry({
             hint_text: _('Timer… (e.g. 90, 30s, 5m, 1h30m)'),
             can_focus: true,
@@ -433,6 +444,87 @@ class AlarmdIndicator extends PanelMenu.Button {
     }
 }
 
+/**
+ * What GNOME's own lock-screen list may say about alarmd's notifications. alarmd marks its alerts
+ * `x-gnome-privacy-scope: system`, so that list names the alarm; with titles hidden while locked they
+ * are scoped back to the user, so it says only who sent them and how many. Only notifications of
+ * alarmd's own sources are touched (Model.isAlarmdSource: the identity alarmd sends them under), and
+ * only those alarmd marked system; each is put back when titles show again and in disable().
+ */
+class AlarmdLockPrivacy {
+    constructor(client, settings) {
+        this._client = client;
+        this._settings = settings;
+        this._sources = new Set();
+        this._scoped = new Set();
+        Main.messageTray.connectObject('source-added', (tray, source) => this._watchSource(source), this);
+        for (const source of Main.messageTray.getSources())
+            this._watchSource(source);
+        this._settings.connectObject(`changed::${TITLES_KEY}`, () => this.sync(), this);
+        this.sync();
+    }
+
+    destroy() {
+        Main.messageTray.disconnectObject(this);
+        this._settings.disconnectObject(this);
+        for (const source of this._sources)
+            source.disconnectObject(this);
+        this._sources.clear();
+        this._restore();
+    }
+
+    _watchSource(source) {
+        if (this._sources.has(source) || !(source instanceof FdoNotificationDaemonSource))
+            return;
+        this._sources.add(source);
+        source.connectObject(
+            'notification-added', (s, n) => this._scope(s, n),
+            'destroy', () => this._sources.delete(source),
+            this);
+    }
+
+    _ownSource(source) {
+        return Model.isAlarmdSource(source.app?.get_id() ?? null, source.title ?? '', this._client.alarms);
+    }
+
+    _scope(source, n) {
+        if (this._settings.get_boolean(TITLES_KEY) || n.privacyScope !== MessageTray.PrivacyScope.SYSTEM ||
+            !this._ownSource(source))
+            return;
+        n.privacyScope = MessageTray.PrivacyScope.USER;
+        if (!this._scoped.has(n)) {
+            this._scoped.add(n);
+            // alarmd's update of an alert ("Snoozed until…", a replaced notification) marks it system
+            // again: scope it back at once.
+            n.connectObject(
+                'notify::privacy-scope', () => this._scope(source, n),
+                'destroy', () => this._scoped.delete(n),
+                this);
+        }
+        // The lock screen reads the scope when a source's count changes (unlockDialog.js).
+        source.countUpdated();
+    }
+
+    /** Follows the setting and the mirror (a new alarm's app makes its source alarmd's). */
+    sync() {
+        if (this._settings.get_boolean(TITLES_KEY)) {
+            this._restore();
+            return;
+        }
+        for (const source of this._sources)
+            source.notifications.forEach(n => this._scope(source, n));
+    }
+
+    _restore() {
+        for (const n of this._scoped) {
+            n.disconnectObject(this);
+            n.privacyScope = MessageTray.PrivacyScope.SYSTEM;
+            n.source?.countUpdated();
+        }
+        this._scoped.clear();
+    }
+}
+
 /** Mirrors alarmd through signals (ObjectManager, PropertiesChanged, AlarmRemoved, name owner). */
 class AlarmdClient {
     constructor(settings) {
@@ -449,14 +541,12 @@ class AlarmdClient {
         this._mirrorCancellable = new Gio.Cancellable();
         this._indicator = null;
         this._lockView = null;
+        this._pointer = null;
         this._ringing = new Set();
+        this._apps = '';
         Main.sessionMode.connectObject('updated', () => this._syncMode(), this);
-        this._settings.connectObject(`changed::${TITLES_KEY}`, () => {
-            this._restoreScopes();
-            this._scopeAll();
-            this.redraw();
-        }, this);
-        this._watchTray();
+        this._settings.connectObject(`changed::${TITLES_KEY}`, () => this.redraw(), this);
+        this._privacy = new AlarmdLockPrivacy(this, this._settings);
         this._syncMode();
 
         const sub = (iface, member, path, arg0, handler) => {
@@ -489,89 +579,20 @@ class AlarmdClient {
         this._stopTick();
         Main.sessionMode.disconnectObject(this);
         this._settings.disconnectObject(this);
-        this._unwatchTray();
+        this._privacy.destroy();
+        this._privacy = null;
         this._indicator?.destroy();
         this._indicator = null;
         this._lockView?.destroy();
         this._lockView = null;
+        this._pointer?.run_dispose();
+        this._pointer = null;
         this._alarms.clear();
+        this._settings = null;
     }
 
-    // GNOME's own lock-screen list names a notification only when it is system-scoped, as alarmd marks
-    // its alerts (x-gnome-privacy-scope). With titles hidden while locked, alarms' notifications are
-    // scoped to the user again, so that list says only "alarmd" (or the app) and a count.
-    _watchTray() {
-        this._sources = new Set();
-        this._scoped = new Set();
-        this._idles = new Set();
-        Main.messageTray.connectObject('source-added', (tray, source) => this._watchSource(source), this);
-        for (const source of Main.messageTray.getSources())
-            this._watchSource(source);
-    }
-
-    _watchSource(source) {
-        if (this._sources.has(source))
-            return;
-        this._sources.add(source);
-        source.connectObject(
-            'notification-added', (s, n) => this._scope(n),
-            'destroy', () => this._sources.delete(source),
-            this);
-    }
-
-    _isAlarmTitle(text) {
-        return [...this._alarms.values()].some(a => a.text('title') !== '' && a.text('title') === text);
-    }
-
-    _scope(n) {
-        if (this._settings.get_boolean(TITLES_KEY) || n.privacyScope !== MessageTray.PrivacyScope.SYSTEM ||
-            !this._isAlarmTitle(n.title))
-            return;
-        n.setPrivacyScope(MessageTray.PrivacyScope.USER);
-        if (this._scoped.has(n))
-            return;
-        this._scoped.add(n);
-        // An update (alarmd replaces the alert with "Snoozed until…") sets the scope again after this
-        // signal: scope it once the update is done, then have the lock screen redraw the source.
-        n.connectObject(
-            'updated', () => {
-                const id = GLib.idle_add(GLib.PRIORITY_DEFAULT, () => {
-                    this._idles.delete(id);
-                    this._scope(n);
-                    n.source?.countUpdated();
-                    return GLib.SOURCE_REMOVE;
-                });
-                this._idles.add(id);
-            },
-            'destroy', () => this._scoped.delete(n),
-            this);
-    }
-
-    _scopeAll() {
-        for (const source of Main.messageTray.getSources()) {
-            source.notifications.forEach(n => this._scope(n));
-            source.countUpdated();
-        }
-    }
-
-    _restoreScopes() {
-        for (const n of this._scoped) {
-            n.disconnectObject(this);
-            n.setPrivacyScope(MessageTray.PrivacyScope.SYSTEM);
-            n.source?.countUpdated();
-        }
-        this._scoped.clear();
-    }
-
-    _unwatchTray() {
-        Main.messageTray.disconnectObject(this);
-        for (const source of this._sources)
-            source.disconnectObject(this);
-        this._sources.clear();
-        for (const id of this._idles)
-            GLib.source_remove(id);
-        this._idles.clear();
-        this._restoreScopes();
+    get alarms() {
+        return [...this._alarms.values()];
     }
 
     /** The top-bar indicator in the user session; the lock-screen view, and nothing else, while locked. */
@@ -593,13 +614,18 @@ class AlarmdClient {
         this.redraw();
     }
 
-    /** A dark screen lights up when an alarm starts ringing, with or without Do Not Disturb: what GNOME
-     *  itself does when a notification arrives on the lock screen (screenShield.js, unlockDialog.js's
-     *  wake-up-screen), which also lifts an idle fade and has gnome-settings-daemon turn the monitor on. */
+    /** A dark lock screen lights up when an alarm starts ringing, with or without Do Not Disturb (GNOME's
+     *  own lock screen lights for a notification only when banners show). As a user's touch does: a
+     *  pointer event from a virtual device of the seat (it does not move the pointer) is user activity,
+     *  which lifts the shield's black and has gnome-settings-daemon turn the monitor back on. */
     _wakeScreen() {
-        const shield = Main.screenShield;
-        if (shield && shield.active && typeof shield._wakeUpScreen === 'function')
-            shield._wakeUpScreen();
+        if (!Main.sessionMode.isLocked)
+            return;
+        if (!this._pointer) {
+            const seat = global.stage.context.get_backend().get_default_seat();
+            this._pointer = seat.create_virtual_device(Clutter.InputDeviceType.POINTER_DEVICE);
+        }
+        this._pointer.notify_relative_motion(GLib.get_monotonic_time(), 0, 0);
     }
 
     /** Drops the mirror's outstanding reads; the next ones start with the returned cancellable. */
@@ -674,7 +700,7 @@ class AlarmdClient {
             return;
         const values = {};
         for (const [k, v] of Object.entries(changed))
-            values[k] = unpackProps(v);
+            values[k] = v.recursiveUnpack();
         alarm.apply(values, invalidated);
         this.redraw();
         if (invalidated.length > 0)
@@ -701,16 +727,22 @@ class AlarmdClient {
 
     redraw() {
         const now = GLib.get_real_time();
-        const alarms = [...this._alarms.values()];
+        const alarms = this.alarms;
         this._indicator?.draw(alarms, this._running, now);
         this._lockView?.draw(alarms, now, this._settings.get_boolean(TITLES_KEY));
+        // A new app among the alarms can make another source alarmd's.
+        const apps = [...new Set(alarms.map(a => a.appId))].sort().join('\n');
+        if (apps !== this._apps) {
+            this._apps = apps;
+            this._privacy?.sync();
+        }
         const ringing = new Set(alarms.filter(a => a.state === 'alerting').map(a => a.path));
         const started = [...ringing].some(p => !this._ringing.has(p));
         this._ringing = ringing;
         if (started)
             this._wakeScreen();
         this._stopTick();
-        const delay = this._running ? Model.nextChangeMs([...this._alarms.values()], now) : -1;
+        const delay = this._running ? Model.nextChangeMs(alarms, now) : -1;
         if (delay >= 0) {
             this._tickId = GLib.timeout_add(GLib.PRIORITY_DEFAULT, delay, () => {
                 this._tickId = 0;
@@ -753,7 +785,7 @@ class AlarmdClient {
                 this._cancellable);
         } catch (e) {
             if (!isCancelled(e))
-                log(`alarmd: ActivateAction('${action}') on ${app} failed: ${e.message}`);
+                console.warn(`alarmd: ActivateAction('${action}') on ${app} failed: ${e.message}`);
         }
     }
 
@@ -777,22 +809,17 @@ class AlarmdClient {
     }
 }
 
-class Extension {
+export default class AlarmdExtension extends Extension {
     enable() {
-        this._settings = ExtensionUtils.getSettings();
+        this._settings = this.getSettings();
         this._client = new AlarmdClient(this._settings);
     }
 
-    // Also called when the session locks or unlocks if a later Shell drops unlock-dialog from
-    // session-modes; with it listed, the client follows Main.sessionMode itself (_syncMode).
+    // Also called when the session locks or unlocks if the shell re-orders extensions then (one before
+    // this in the list without unlock-dialog); the client follows Main.sessionMode itself (_syncMode).
     disable() {
         this._client.destroy();
         this._client = null;
         this._settings = null;
     }
-}
-
-function init() {
-    ExtensionUtils.initTranslations();
-    return new Extension();
 }

@@ -1,0 +1,718 @@
+# SPDX-FileCopyrightText: 2026 The alarmd developers <alarmd@alarmd.org>
+# SPDX-License-Identifier: LGPL-2.1-or-later
+"""The checks of the GNOME Shell suites, written once: what a user of the extension would notice, read
+from screenshots (tesseract) and clicked through Mutter's RemoteDesktop, against the real alarmd.
+
+The suites differ in their session only: Tests/desktop/gnome-shell/run starts GNOME Shell 43 on this
+machine, run-root starts GNOME Shell 48 (trixie) or 50 (forky) in a Debian root. A session gives the
+checks: art (the screenshots' folder), screenshot(label), send(input command), locked(),
+screensaver(method, *args), schedule(...), alarm_prop(id, prop), alarms(), call(method, id),
+name_owner(name), pid_of(unique), match_rules(unique), shell_unique, stop_alarmd(), gsettings(*args,
+extension=False), set_extension(enabled), unit() (the model's unit checks), regions (screen areas that
+differ from the defaults below) and version (43, 48, 50…).
+"""
+import os
+import re
+import shutil
+import subprocess
+import tempfile
+import time
+import traceback
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.abspath(os.path.join(HERE, '..', '..', '..'))
+EXT_UUID = 'alarmd@alarmd.org'
+EXT_SRC = os.path.join(ROOT, 'applets', 'gnome-shell', EXT_UUID)
+BUS = 'org.alarmd.AlarmManager1'
+W, H = 1280, 800
+T0 = time.monotonic()
+
+
+def log(msg):
+    print(f'[{time.monotonic() - T0:6.1f}s] {msg}', flush=True)
+
+
+class Fail(Exception):
+    pass
+
+
+def wait_for(what, predicate, timeout=10.0, interval=0.1):
+    """Polls predicate until it returns something truthy, or fails after timeout seconds."""
+    deadline = time.monotonic() + timeout
+    last = None
+    while True:
+        try:
+            last = predicate()
+        except Fail:
+            last = None
+        if last:
+            return last
+        if time.monotonic() > deadline:
+            raise Fail(f'timed out after {timeout:.0f}s waiting for {what}')
+        time.sleep(interval)
+
+
+
+# --- reading the screen ----------------------------------------------------------------------
+def ocr_words(png, crop, scale=3, negate=True, threshold=True, min_conf=0):
+    """tesseract word boxes of a region (x, y, w, h): [(text, x, y, w, h)] in screen coordinates, of words
+    read with a confidence above min_conf (tesseract gives some well-read words 0, e.g. "Wed 01:14" after the
+    alarm icon; -1 marks rows that are no words)."""
+    x0, y0, w, h = crop
+    tmp = png[:-4] + f'-ocr-{x0}-{y0}.png'
+    args = ['convert', png, '-crop', f'{w}x{h}+{x0}+{y0}', '+repage', '-resize', f'{scale * 100}%',
+            '-colorspace', 'Gray']
+    if negate:
+        # Light text on dark (the bar, the menu) or on red (a ringing alarm) → black on white.
+        args.append('-negate')
+    if threshold:
+        args += ['-threshold', '50%']
+    subprocess.run(args + [tmp], check=True)
+    r = subprocess.run(['tesseract', tmp, '-', '--psm', '11', 'tsv'], capture_output=True, text=True)
+    os.unlink(tmp)
+    words = []
+    for line in r.stdout.splitlines()[1:]:
+        f = line.split('\t')
+        if len(f) == 12 and f[11].strip() and float(f[10]) > min_conf:
+            words.append((f[11].strip(), x0 + int(f[6]) // scale, y0 + int(f[7]) // scale,
+                          int(f[8]) // scale, int(f[9]) // scale))
+    return words
+
+
+def text_of(words):
+    return ' '.join(w[0] for w in words)
+
+
+def bar_words(png):
+    return ocr_words(png, (0, 0, W, 32))
+
+
+def find_word(words, pattern):
+    for w in words:
+        if re.search(pattern, w[0]):
+            return w
+    return None
+
+
+def pixels(png, crop):
+    """RGB triples of a region, from ImageMagick's text format."""
+    x, y, w, h = crop
+    r = subprocess.run(['convert', png, '-crop', f'{w}x{h}+{x}+{y}', '+repage', 'txt:-'], capture_output=True,
+                       text=True, check=True)
+    out = []
+    for line in r.stdout.splitlines()[1:]:
+        m = re.search(r'\((\d+(?:\.\d+)?),(\d+(?:\.\d+)?),(\d+(?:\.\d+)?)', line)
+        if m:
+            out.append(tuple(int(float(v)) for v in m.groups()))
+    return out
+
+
+def brightness(png):
+    """The mean brightness of the whole screen, 0 (black) … 1 (white)."""
+    r = subprocess.run(['convert', png, '-colorspace', 'Gray', '-format', '%[fx:mean]', 'info:'], capture_output=True,
+                       text=True, check=True)
+    return float(r.stdout.strip())
+
+
+def count_near(pix, rgb, tol=40):
+    return sum(1 for p in pix if all(abs(a - b) <= tol for a, b in zip(p, rgb)))
+
+
+COUNTDOWN = r'^\d{1,2}:\d\d$'
+SETTINGS_PATH = '/org/gnome/shell/extensions/alarmd/'
+
+
+# --- the checks ------------------------------------------------------------------------------
+IND = (700, 0, 460, 32)       # the right of the top bar, left of the screen-sharing and system icons
+MENU = (895, 32, 385, 560)   # where the indicator's menu opens (right of alarmd's own notifications)
+ORANGE, RED = (0xff, 0x95, 0x00), (0xff, 0x3b, 0x30)
+LOCK = (240, 32, 800, 300)    # above the lock screen's clock: where the extension shows alarms while locked
+LOCK_LIST = (400, 560, 480, 240)  # GNOME's own list of notifications at the bottom of the lock screen
+
+
+class Checks:
+    def __init__(self, s):
+        self.s = s
+        self.results = []
+        regions = getattr(s, 'regions', {})
+        self.IND, self.MENU = regions.get('IND', IND), regions.get('MENU', MENU)
+        self.LOCK, self.LOCK_LIST = regions.get('LOCK', LOCK), regions.get('LOCK_LIST', LOCK_LIST)
+
+    def check(self, name, fn):
+        t = time.monotonic()
+        try:
+            fn()
+            ok = True
+            log(f'PASS {name} ({time.monotonic() - t:.1f}s)')
+        except Exception as e:
+            ok = False
+            log(f'FAIL {name}: {e}')
+            if not isinstance(e, Fail):
+                traceback.print_exc()
+            try:
+                self.s.screenshot('failure')
+            except Exception:
+                pass
+        try:
+            # Whatever menu a check left open closes: the next starts clean. Not on the lock screen: there
+            # a key press is the user asking to unlock, and raises the password prompt (unlockDialog.js).
+            if not self.s.locked():
+                self.s.send('key 0xff1b')
+        except Exception:
+            pass
+        self.results.append((name, ok))
+        return ok
+
+    # helpers
+    def indicator(self, label, min_conf=0):
+        png = self.s.screenshot(label)
+        words = ocr_words(png, self.IND, min_conf=min_conf)
+        if words:
+            # The indicator's right edge stays put (the right box packs from the right): remember it to
+            # click the indicator when it shows only its icon.
+            self.ind_right = max(w[1] + w[3] for w in words)
+        return png, words
+
+    def countdown(self, words):
+        w = find_word(words, COUNTDOWN)
+        return w[0] if w else None
+
+    def menu_words(self, label):
+        png = self.s.screenshot(label)
+        # No threshold here: the menu's grey texts (hints, section titles) would break up. Read at two
+        # scales: a bold title over a progress bar may be misread at one (the third row's "Soup" at 3×).
+        words = ocr_words(png, self.MENU, threshold=False)
+        for w in ocr_words(png, self.MENU, threshold=False, scale=4):
+            if not any(w[0] == v[0] and abs(w[1] - v[1]) < 8 and abs(w[2] - v[2]) < 6 for v in words):
+                words.append(w)
+        return png, words
+
+    def click_word(self, w):
+        self.s.send(f'click {w[1] + w[3] // 2} {w[2] + w[4] // 2}')
+
+    def open_menu(self, label, expect):
+        """Clicks the indicator (found by what it shows) and waits until the menu shows `expect`."""
+        _, words = self.indicator(f'{label}-before-click')
+        target = find_word(words, COUNTDOWN) or next((w for w in words if len(w[0]) > 2), None)
+        if target is not None:
+            self.click_word(target)
+        elif getattr(self, 'ind_right', None):
+            self.s.send(f'click {self.ind_right - 12} 15')
+        else:
+            raise Fail(f'no indicator text to click: {text_of(words)!r}')
+        return wait_for(f'the menu showing {expect!r}', lambda: self._menu_has(label, expect), timeout=8, interval=0.3)
+
+    def _menu_has(self, label, expect):
+        png, words = self.menu_words(label)
+        return (png, words) if re.search(expect, text_of(words)) else None
+
+    def close_menu(self):
+        self.s.send('key 0xff1b')
+
+    def alarm_state(self, id):
+        return self.s.alarm_prop(id, 'State')
+
+    # 1
+    def unit(self):
+        r = self.s.unit()
+        print('    ' + (r.stdout + r.stderr).strip().replace('\n', '\n    '))
+        if r.returncode != 0:
+            raise Fail('the model\'s unit checks failed')
+
+    def pot_current(self):
+        def msgids(path):
+            with open(path, encoding='utf-8') as f:
+                return set(re.findall(r'^msgid "(.+)"$', f.read(), re.M))
+        tmp = os.path.join(tempfile.mkdtemp(prefix='alarmd-pot-'), 'alarmd.pot')
+        subprocess.run(['xgettext', '--language=JavaScript', '--from-code=UTF-8', '--keyword=_', '-o', tmp,
+                        os.path.join(EXT_SRC, 'gnome43', 'extension.js'), os.path.join(EXT_SRC, 'gnome45', 'extension.js'),
+                        os.path.join(EXT_SRC, 'model.js')], check=True, capture_output=True)
+        want, have = msgids(tmp), msgids(os.path.join(ROOT, 'applets', 'gnome-shell', 'po', 'alarmd.pot'))
+        shutil.rmtree(os.path.dirname(tmp))
+        if want != have:
+            raise Fail(f'po/alarmd.pot is stale (make gnome-pot): missing {sorted(want - have)}, '
+                       f'extra {sorted(have - want)}')
+        print(f'    {len(want)} strings')
+
+    def schema_current(self):
+        src = os.path.join(EXT_SRC, 'schemas')
+        tmp = tempfile.mkdtemp(prefix='alarmd-schemas-')
+        shutil.copy(os.path.join(src, 'org.gnome.shell.extensions.alarmd.gschema.xml'), tmp)
+        subprocess.run(['glib-compile-schemas', '--strict', tmp], check=True, capture_output=True)
+        with open(os.path.join(tmp, 'gschemas.compiled'), 'rb') as a, open(os.path.join(src, 'gschemas.compiled'), 'rb') as b:
+            same = a.read() == b.read()
+        shutil.rmtree(tmp)
+        if not same:
+            raise Fail('schemas/gschemas.compiled is stale: glib-compile-schemas --strict schemas/')
+
+    # 2
+    def subscribed(self):
+        rules = wait_for('the extension\'s match rules on the shell\'s connection',
+                         lambda: [r for r in self.s.match_rules(self.s.shell_unique) if 'org.alarmd' in r], timeout=15)
+        for r in rules:
+            print(f'    {r}')
+        need = ['InterfacesAdded', 'InterfacesRemoved', 'PropertiesChanged', 'AlarmRemoved', 'NameOwnerChanged']
+        missing = [n for n in need if not any(n in r for r in rules)]
+        if missing:
+            raise Fail(f'no match rule for {missing}')
+
+    # 3
+    def close_overview(self):
+        png = self.s.screenshot('overview')
+        before = pixels(png, (300, 2, 200, 4))
+        # The panel is transparent over the overview's grey, and black over the desktop.
+        if count_near(before, (0, 0, 0), 8) > len(before) // 2:
+            if self.s.version >= 45:
+                # GNOME Shell 45+ headless starts on the desktop here: nothing to close.
+                print('    the desktop shows at start (a black top bar): no overview to close')
+                return
+            raise Fail('the panel is already black: is the overview really open at start?')
+        self.s.send('key 0xff1b')
+        wait_for('the overview to close (a black top bar)',
+                 lambda: count_near(pixels(self.s.screenshot('desktop'), (300, 2, 200, 4)), (0, 0, 0), 8)
+                 > len(before) * 0.9, timeout=8, interval=0.3)
+
+    def idle_then_scheduled(self):
+        png, words = self.indicator('idle')
+        if words:
+            raise Fail(f'text in the panel while nothing is pending: {text_of(words)!r}')
+        at = int(time.time()) + 3 * 3600 + 120
+        lt, now = time.localtime(at), time.localtime()
+        want = time.strftime('%H:%M' if lt.tm_yday == now.tm_yday else '%a %H:%M', lt)
+        alarm = self.s.schedule('title', 's', 'Dentist', 'fixed_date', 'x', str(at))
+        png, words = wait_for(f'the next alarm\'s time {want} in the panel', lambda: (lambda r: r if want in
+                              text_of(r[1]) else None)(self.indicator('scheduled', min_conf=-1)), timeout=5, interval=0.3)
+        print(f'    idle: no text; scheduled: {text_of(words)!r}')
+        self.s.call('Cancel', alarm)
+        wait_for('the panel quiet again', lambda: not self.indicator('idle-again')[1], timeout=5, interval=0.3)
+
+    # 4
+    def panel_countdown(self):
+        self.tea = self.s.schedule('title', 's', 'Tea', 'duration', 's', '25m')
+        first = wait_for('a countdown 24:5x or 25:00 in the panel',
+                         lambda: self.countdown(self.indicator('tea')[1]), timeout=8, interval=0.3)
+        if not re.match(r'^(25:00|24:[0-5]\d)$', first):
+            raise Fail(f'the panel shows {first}, expected about 25:00')
+        second = wait_for('the countdown to change',
+                          lambda: (lambda c: c if c and c != first else None)(self.countdown(self.indicator('tea')[1])),
+                          timeout=5, interval=0.3)
+        print(f'    read {first}, then {second}')
+
+    # 5
+    def warning_colour(self):
+        self.eggs = self.s.schedule('title', 's', 'Eggs', 'duration', 'u', '20', 'warning_threshold', 'u', '12',
+                                    'compact_label', 's', 'EGG')
+        png, words = wait_for('EGG and its countdown in the panel', lambda: (lambda r: r if find_word(r[1], 'EGG')
+                              and self.countdown(r[1]) else None)(self.indicator('eggs-normal')), timeout=6, interval=0.3)
+        if self.s.alarm_prop(self.eggs, 'Phase') != 'normal':
+            raise Fail('Eggs left the normal phase too early for the control')
+        box = self._label_box(words)
+        normal = count_near(pixels(png, box), ORANGE)
+        wait_for('Phase warning (busctl)', lambda: self.s.alarm_prop(self.eggs, 'Phase') == 'warning', timeout=12)
+        png, words = wait_for('EGG in the panel (warning)', lambda: (lambda r: r if find_word(r[1], 'EGG')
+                              else None)(self.indicator('eggs-warning')), timeout=5, interval=0.3)
+        box = self._label_box(words)
+        warning = count_near(pixels(png, box), ORANGE)
+        print(f'    orange pixels in the label {box}: normal phase {normal}, warning phase {warning}')
+        if not (normal == 0 and warning >= 30):
+            raise Fail(f'expected no orange before the warning and orange in it (got {normal} → {warning})')
+
+    def _label_box(self, words):
+        label = find_word(words, 'EGG')
+        time_ = find_word(words, COUNTDOWN) or label
+        x0 = min(label[1], time_[1]) - 2
+        x1 = max(label[1] + label[3], time_[1] + time_[3]) + 2
+        return (x0, 4, x1 - x0, 24)
+
+    # 6
+    def ringing(self):
+        wait_for('Eggs alerting (busctl)', lambda: self.alarm_state(self.eggs) == 'alerting', timeout=20, interval=0.2)
+        png, words = wait_for('Eggs titled in the panel', lambda: (lambda r: r if find_word(r[1], '^Eggs')
+                              else None)(self.indicator('eggs-ringing')), timeout=8, interval=0.3)
+        w = find_word(words, '^Eggs')
+        red = count_near(pixels(png, (w[1] - 30, 2, w[3] + 50, 28)), RED, 30)
+        print(f'    {text_of(words)!r}; red pixels around the title: {red}')
+        if red < 200:
+            raise Fail('the ringing alarm is not highlighted in red')
+        self.s.call('Stop', self.eggs)
+        wait_for('the panel back on the Tea countdown', lambda: (lambda ws: re.match(r'^2[45]:\d\d$', self.countdown(ws) or '')
+                 and not find_word(ws, 'Eggs|EGG'))(self.indicator('after-stop')[1]), timeout=8, interval=0.3)
+
+    # 7
+    def menu_snooze(self):
+        self.pasta = self.s.schedule('title', 's', 'Pasta', 'duration', 'u', '2')
+        wait_for('Pasta alerting', lambda: self.alarm_state(self.pasta) == 'alerting', timeout=10, interval=0.2)
+        png, words = self.open_menu('menu-ringing', r'Snooze')
+        text = text_of(words)
+        print(f'    menu: {text!r}')
+        for want in ('Pasta', 'Tea', 'Ringing', 'Stop', 'Pause', 'Cancel', r'25\s*min'):
+            if not re.search(want, text):
+                raise Fail(f'the menu does not show {want!r}')
+        self.click_word(find_word(words, '^Snooze'))
+        wait_for('Pasta in countdown after Snooze (busctl)', lambda: self.alarm_state(self.pasta) == 'countdown',
+                 timeout=5)
+        self.close_menu()
+
+    # 8
+    def menu_stop(self):
+        self.rice = self.s.schedule('title', 's', 'Rice', 'duration', 'u', '2')
+        wait_for('Rice alerting', lambda: self.alarm_state(self.rice) == 'alerting', timeout=10, interval=0.2)
+        png, words = self.open_menu('menu-rice', r'Rice.*Stop')
+        self.click_word(find_word(words, '^Stop'))
+        wait_for('Rice gone after Stop (busctl GetAlarms)',
+                 lambda: self.rice not in [a['Id'] for a in self.s.alarms()], timeout=5)
+        self.close_menu()
+
+    def _row_button(self, words, title, button):
+        """The button `button` in the menu row of the alarm titled `title` (buttons sit below titles)."""
+        t = find_word(words, f'^{title}$')
+        if not t:
+            return None
+        return next((w for w in words if w[0] == button and t[2] < w[2] < t[2] + 60), None)
+
+    def menu_pause_resume_cancel(self):
+        soup = self.s.schedule('title', 's', 'Soup', 'duration', 's', '10m')
+        png, words = self.open_menu('menu-soup', r'Soup')
+        pause = self._row_button(words, 'Soup', 'Pause')
+        if not pause:
+            raise Fail(f'no Pause in the row of Soup: {text_of(words)!r}')
+        self.click_word(pause)
+        wait_for('Soup paused after Pause (busctl)', lambda: self.alarm_state(soup) == 'paused', timeout=5)
+        png, words = wait_for('Resume in the row of Soup', lambda: (lambda r: r if self._row_button(r[1], 'Soup', 'Resume')
+                              else None)(self.menu_words('menu-soup-paused')), timeout=5, interval=0.3)
+        if 'Paused' not in text_of(words):
+            raise Fail(f'the paused row does not say so: {text_of(words)!r}')
+        # The README's picture (docs/screenshots/gnome-shell.png is a copy): the menu open, countdowns running.
+        docs = os.path.join(self.s.art, 'gnome-shell-menu.png')
+        subprocess.run(['convert', png, '-crop', '720x530+560+0', '+repage', '-strip', '+dither', '-colors', '128', docs], check=True)
+        print(f'    for the README: {os.path.relpath(docs, ROOT)}')
+        self.click_word(self._row_button(words, 'Soup', 'Resume'))
+        wait_for('Soup counting down after Resume (busctl)', lambda: self.alarm_state(soup) == 'countdown', timeout=5)
+        png, words = wait_for('Pause back in the row of Soup', lambda: (lambda r: r if self._row_button(r[1], 'Soup', 'Pause')
+                              else None)(self.menu_words('menu-soup-resumed')), timeout=5, interval=0.3)
+        self.click_word(self._row_button(words, 'Soup', 'Cancel'))
+        wait_for('Soup gone after Cancel (busctl GetAlarms)',
+                 lambda: soup not in [a['Id'] for a in self.s.alarms()], timeout=5)
+        wait_for('Soup gone from the menu (Tea still listed)', lambda: (lambda t: 'Soup' not in t and 'Tea' in t)(
+                 text_of(self.menu_words('menu-soup-cancelled')[1])), timeout=5, interval=0.3)
+
+    # 9
+    def quick_timer(self):
+        before = [a['Id'] for a in self.s.alarms()]
+        png, words = self.open_menu('menu-quick', r'25\s*min')
+        one = next((w for i, w in enumerate(words) if w[0] == '1' and i + 1 < len(words)
+                    and words[i + 1][0].startswith('min')), None)
+        if one is None:
+            raise Fail(f'no "1 min" button in {text_of(words)!r}')
+        self.click_word(one)
+        new = wait_for('a new timer (busctl GetAlarms)',
+                       lambda: [a for a in self.s.alarms() if a['Id'] not in before], timeout=5)
+        print(f'    new: {new}')
+        if not (len(new) == 1 and new[0]['Kind'] == 'timer' and new[0]['total'] == 60 and new[0]['title'] == 'Timer'):
+            raise Fail(f'expected one 60-second "Timer", got {new}')
+        self.quick = new[0]['Id']
+        # Done with it: left running it would end first and take the panel from later checks' timers
+        # (KET after the restart) and ring in the middle of them.
+        self.s.call('Cancel', self.quick)
+
+    # 10
+    def timer_entry(self):
+        png, words = self.open_menu('menu-entry', r'Timer')
+        # The entry's hint "Timer… (e.g. …)" is the last "Timer" in the menu (titles come first).
+        entry = [w for w in words if w[0].startswith('Timer')][-1]
+        self.click_word(entry)
+        self.s.send('type 5x')
+        self.s.send('key 0xff0d')
+        png, words = wait_for('an error line for "5x"', lambda: self._menu_has('entry-error', r'not a duration'),
+                              timeout=5, interval=0.3)
+        before = [a['Id'] for a in self.s.alarms()]
+        self.s.send('key 0xff08')
+        self.s.send('key 0xff08')
+        self.s.send('type 1h30m')
+        self.s.send('key 0xff0d')
+        new = wait_for('a 1h30m timer (busctl GetAlarms)',
+                       lambda: [a for a in self.s.alarms() if a['Id'] not in before], timeout=5)
+        if not (len(new) == 1 and new[0]['total'] == 5400):
+            raise Fail(f'expected one 5400-second timer, got {new}')
+        print(f'    "5x" refused with an error line; "1h30m" scheduled {new[0]["Id"]}')
+
+    # 11
+    def not_running(self):
+        old = self.s.name_owner(BUS)
+        old_pid = self.s.pid_of(old)
+        self.s.stop_alarmd()
+        wait_for('alarmd off the bus', lambda: not self.s.name_owner(BUS), timeout=5)
+        png, words = self.open_menu('menu-not-running', r'not running')
+        start = find_word(words, '^Start')
+        if not start:
+            raise Fail(f'no "Start alarmd" item: {text_of(words)!r}')
+        self.click_word(start)
+        new = wait_for('alarmd back through activation', lambda: self.s.name_owner(BUS), timeout=10)
+        pid = self.s.pid_of(new)
+        cmd = self.s.cmdline(pid)
+        print(f'    alarmd {old_pid} killed; activated {pid}: {cmd}')
+        if pid == old_pid or '--bus-address' in cmd:
+            raise Fail('the alarmd now on the bus is not the activated one')
+        wait_for('the Tea countdown back in the panel', lambda: re.match(r'^\d{1,2}:\d\d$',
+                 self.countdown(self.indicator('restarted')[1]) or ''), timeout=8, interval=0.3)
+        # Signals from the new alarmd reach the extension too (InterfacesAdded after the restart).
+        kettle = self.s.schedule('title', 's', 'Kettle', 'duration', 'u', '40', 'compact_label', 's', 'KET')
+        wait_for('the new alarmd\'s timer KET in the panel', lambda: find_word(self.indicator('after-restart-new')[1],
+                 '^KET$'), timeout=8, interval=0.3)
+        self.s.call('Cancel', kettle)
+
+    # 12
+    def disable(self):
+        rules = lambda: [r for r in self.s.match_rules(self.s.shell_unique) if 'org.alarmd' in r]
+        before = rules()
+        if not before:
+            raise Fail('positive control: no alarmd match rules while the extension is enabled')
+        if not self.countdown(self.indicator('before-disable')[1]):
+            raise Fail('positive control: no countdown in the panel while enabled')
+        settings = lambda: [r for r in self.s.match_rules(self.s.shell_unique) if SETTINGS_PATH in r]
+        watched = settings()
+        self.s.set_extension(False)
+        wait_for('no alarmd match rule left on the shell\'s connection', lambda: not rules(), timeout=10)
+        if hasattr(self.s, 'gc'):
+            # The extension's Gio.Settings: dconf watches its path with a match rule of the shell's connection
+            # for as long as the object lives. After disable() and a garbage collection it must be gone.
+            if not watched:
+                raise Fail('positive control: no dconf watch of the extension\'s settings while enabled')
+            self.s.gc()
+            wait_for('the dconf watch of the extension\'s settings gone (after a garbage collection)',
+                     lambda: self.s.gc() or not settings(), timeout=10, interval=0.5)
+            print(f'    settings watch: {watched[0]} → gone after disable()')
+        others = self.s.match_rules(self.s.shell_unique)
+        if not others:
+            raise Fail('the shell connection has no match rules at all: did it go away?')
+        png, words = self.indicator('disabled')
+        if self.countdown(words):
+            raise Fail(f'a countdown is still in the panel: {text_of(words)!r}')
+        print(f'    alarmd rules: {len(before)} enabled → 0 disabled (the connection keeps {len(others)} others)')
+        self.s.set_extension(True)
+        wait_for('the rules back after enable', lambda: len(rules()) == len(before), timeout=10)
+        wait_for('the countdown back after enable',
+                 lambda: self.countdown(self.indicator('re-enabled')[1]), timeout=8, interval=0.3)
+
+    # GNOME Shell 45 and later: what changed since 43 and could break the extension unseen.
+    def _shell_errors(self):
+        with open(self.s.shell_log, errors='replace') as f:
+            text = f.read()
+        return [line for line in text.splitlines() if 'alarmd' in line.lower()
+                and re.search(r'error|exception|warning|critical|out of date', line, re.I)]
+
+    def loads(self):
+        info = wait_for('the extension\'s info from the shell', lambda: (lambda i: i if i.get('state') else None)(
+            self.s.extension_info()), timeout=10)
+        # ExtensionState (misc/extensionUtils.js): ACTIVE 1, INACTIVE 2, ERROR 3, OUT_OF_DATE 4.
+        state, error = int(info.get('state', 0)), info.get('error', '')
+        print(f'    state {state}, error {error!r}, shell-version {info.get("shell-version")}, '
+              f'session-modes {info.get("session-modes")}')
+        if state != 1 or error:
+            raise Fail(f'the extension is not active: state {state} ({"OUT OF DATE" if state == 4 else ""}), '
+                       f'error {error!r}')
+        errors = self._shell_errors()
+        if errors:
+            raise Fail(f'the shell logged for the extension: {errors[:3]}')
+        if not self.s.extension_info('alarmd-test@alarmd.org').get('state') == 1:
+            raise Fail('positive control: the test helper extension is not active')
+
+    def log_clean(self):
+        errors = self._shell_errors()
+        if errors:
+            raise Fail(f'the shell logged for the extension: {errors[:5]}')
+
+    def lock_unlock_rules(self):
+        rules = lambda: [r for r in self.s.match_rules(self.s.shell_unique) if 'org.alarmd' in r or SETTINGS_PATH in r]
+        self.s.gc()
+        before = sorted(rules())
+        disables = int(self.s.eval('global.alarmdTestDisables ?? 0'))
+        for round_ in (1, 2):
+            self.s.screensaver('Lock')
+            wait_for('the session locked', self.s.locked, timeout=10, interval=0.2)
+            # The shell disabled the helper, and with it this extension, then enabled this one again.
+            wait_for('the helper disabled at lock (and so this extension disabled and enabled again)',
+                     lambda: int(self.s.eval('global.alarmdTestDisables ?? 0')) >= disables + round_, timeout=10)
+            wait_for('the extension\'s match rules back while locked', lambda: len(rules()) >= len(before), timeout=10)
+            self.s.screensaver('SetActive', 'b', 'false')
+            wait_for('the session unlocked', lambda: not self.s.locked(), timeout=10, interval=0.2)
+            wait_for('the countdown back in the top bar', lambda: self.countdown(self.indicator(f'unlock-{round_}')[1]),
+                     timeout=8, interval=0.3)
+        self.s.gc()
+        after = wait_for('as many match rules as before', lambda: (lambda r: r if len(r) == len(before) else None)(
+            sorted(rules())), timeout=10, interval=0.5)
+        print(f'    {len(before)} rules before, {len(after)} after two locks '
+              f'(the helper disabled {int(self.s.eval("global.alarmdTestDisables ?? 0")) - disables} times)')
+        if after != before:
+            raise Fail(f'the match rules differ: before {before}, after {after}')
+
+    # 13 — the lock screen (session locked for real: GDM stand-in, org.gnome.ScreenSaver.Lock)
+    def _lock_until_black(self, label):
+        if not self.s.locked():
+            self.s.screensaver('Lock')
+        wait_for('the session locked (org.gnome.ScreenSaver.GetActive)', self.s.locked, timeout=10, interval=0.2)
+        png = wait_for('the shield faded to black', lambda: (lambda p: p if brightness(p) < 0.01 else None)(
+            self._lock_shot(f'{label}-black')), timeout=10, interval=0.3)
+        return png
+
+    def _lock_shot(self, label):
+        """A screenshot, also kept as test-artifacts/gnome-shell/lock-LABEL.png (the last of that label)."""
+        png = self.s.screenshot(f'lock-{label}')
+        shutil.copyfile(png, os.path.join(self.s.art, f'lock-{label}.png'))
+        return png
+
+    def _lock_read(self, label, crop=None):
+        crop = crop or self.LOCK
+        png = self._lock_shot(label)
+        return png, ocr_words(png, crop)
+
+    def _lock_shows(self, label, *patterns, crop=None):
+        def attempt():
+            png, words = self._lock_read(label, crop)
+            text = text_of(words)
+            return (png, words) if all(re.search(p, text) for p in patterns) else None
+        return wait_for(f'the lock screen showing {patterns}', attempt, timeout=10, interval=0.4)
+
+    def _ring_soon(self, title, seconds=4):
+        at = int(time.time()) + seconds
+        return self.s.schedule('title', 's', title, 'fixed_date', 'x', str(at), 'secondary_button', 's', 'Snooze')
+
+    def lock_setup(self):
+        for a in self.s.alarms():
+            self.s.call('Cancel', a['Id'])
+        wait_for('no alarms left', lambda: not self.s.alarms(), timeout=5)
+        if self.s.locked():
+            raise Fail('the session is locked before the test locked it')
+
+    def lock_ring_lights(self):
+        self._lock_until_black('ring')
+        self.breakfast = self._ring_soon('Breakfast')
+        dark = self._lock_shot('ring-scheduled')
+        state = self.alarm_state(self.breakfast)
+        if state != 'scheduled' or brightness(dark) >= 0.01:
+            raise Fail(f'positive control: expected a black screen while Breakfast is {state}, '
+                       f'brightness {brightness(dark):.3f}')
+        wait_for('Breakfast alerting (busctl)', lambda: self.alarm_state(self.breakfast) == 'alerting', timeout=10,
+                 interval=0.2)
+        png, words = self._lock_shows('ringing', r'Breakfast', r'\bStop\b', r'\bSnooze\b')
+        print(f'    black ({brightness(dark):.3f}) while scheduled; ringing: brightness {brightness(png):.3f}, '
+              f'{text_of(words)!r}')
+        if brightness(png) < 0.05:
+            raise Fail('the screen is still dark')
+        # alarmd's alert is system-scoped (x-gnome-privacy-scope): GNOME's own list names it too.
+        _, listed = wait_for('GNOME\'s lock-screen list naming Breakfast', lambda: (lambda r: r if find_word(r[1],
+                             'Breakfast') else None)(self._lock_read('ringing-list', self.LOCK_LIST)), timeout=5, interval=0.4)
+        print(f'    GNOME\'s list: {text_of(listed)!r}')
+        docs = os.path.join(self.s.art, 'gnome-lock-screen.png')
+        subprocess.run(['convert', png, '-strip', '+dither', '-colors', '128', docs], check=True)
+        print(f'    for docs/user-guide.md: {os.path.relpath(docs, ROOT)}')
+        if not self.s.locked():
+            raise Fail('the session is no longer locked')
+
+    def lock_stop(self):
+        png, words = self._lock_shows('stop-before', r'Breakfast', r'\bStop\b')
+        self.click_word(find_word(words, r'^Stop$'))
+        wait_for('Breakfast gone after Stop (busctl GetAlarms)',
+                 lambda: self.breakfast not in [a['Id'] for a in self.s.alarms()], timeout=5)
+        if not self.s.locked():
+            raise Fail('Stop unlocked the session')
+        wait_for('Breakfast gone from the lock screen', lambda: 'Breakfast' not in text_of(self._lock_read('stopped')[1]),
+                 timeout=5, interval=0.4)
+        print('    stopped through alarmd; org.gnome.ScreenSaver.GetActive still true')
+
+    def lock_countdown(self):
+        self.lock_tea = self.s.schedule('title', 's', 'Tea', 'duration', 's', '25m')
+        png, words = self._lock_shows('countdown', r'\bTea\b', r'\b(25:00|24:[0-5]\d)\b')
+        first = self.countdown(words)
+        png, words = wait_for('the countdown to change on the lock screen', lambda: (lambda r: r if self.countdown(r[1])
+                              not in (None, first) else None)(self._lock_read('countdown-later')), timeout=5, interval=0.4)
+        if find_word(words, r'^Stop$'):
+            raise Fail('a Stop button while nothing rings')
+        print(f'    {text_of(words)!r} (read {first}, then {self.countdown(words)})')
+
+    def lock_dnd(self):
+        self.s.screensaver('SetActive', 'b', 'false')
+        wait_for('the session unlocked', lambda: not self.s.locked(), timeout=10, interval=0.2)
+        wait_for('the indicator back in the top bar after unlocking (Tea counting down)',
+                 lambda: self.countdown(self.indicator('unlocked')[1]), timeout=8, interval=0.3)
+        self.s.gsettings('set', 'org.gnome.desktop.notifications', 'show-banners', 'false')
+        try:
+            self._lock_until_black('dnd')
+            self.omelette = self._ring_soon('Omelette')
+            dark = self._lock_shot('dnd-scheduled')
+            if self.alarm_state(self.omelette) != 'scheduled' or brightness(dark) >= 0.01:
+                raise Fail('positive control: expected a black screen before Omelette rings')
+            wait_for('Omelette alerting (busctl)', lambda: self.alarm_state(self.omelette) == 'alerting', timeout=10,
+                     interval=0.2)
+            png, words = self._lock_shows('dnd-ringing', r'Omelette', r'\bStop\b', r'\bSnooze\b')
+            print(f'    Do Not Disturb: black ({brightness(dark):.3f}), then {brightness(png):.3f} '
+                  f'with {text_of(words)!r}')
+            self.click_word(find_word(words, r'^Snooze$'))
+            wait_for('Omelette snoozed (busctl: countdown)', lambda: self.alarm_state(self.omelette) == 'countdown',
+                     timeout=5)
+            if not self.s.locked():
+                raise Fail('Snooze unlocked the session')
+        finally:
+            self.s.gsettings('reset', 'org.gnome.desktop.notifications', 'show-banners')
+
+    def lock_titles_hidden(self):
+        self.s.gsettings('set', 'org.gnome.shell.extensions.alarmd', 'show-titles-when-locked', 'false', extension=True)
+        try:
+            wait_for('the lock screen without the title Tea', lambda: (lambda t: 'Tea' not in t and self.countdown(
+                     self._lock_read('titles-off-countdown')[1]))(text_of(self._lock_read('titles-off-countdown')[1])),
+                     timeout=5, interval=0.4)
+            porridge = self._ring_soon('Porridge', 2)
+            wait_for('Porridge alerting (busctl)', lambda: self.alarm_state(porridge) == 'alerting', timeout=10,
+                     interval=0.2)
+            png, words = self._lock_shows('titles-off', r'\bStop\b', r'\bSnooze\b', r'\bAlarm\b')
+            listed = ocr_words(png, self.LOCK_LIST)
+            if find_word(words, 'Porridge|Tea|Omelette') or find_word(listed, 'Porridge|Tea|Omelette'):
+                raise Fail(f'a title on the lock screen with show-titles-when-locked off: {text_of(words)!r}, '
+                           f'GNOME\'s list: {text_of(listed)!r}')
+            if not find_word(listed, 'alarmd'):
+                raise Fail(f'positive control: GNOME\'s list does not show alarmd\'s row: {text_of(listed)!r}')
+            print(f'    titles off: {text_of(words)!r}; GNOME\'s list: {text_of(listed)!r}')
+            self.click_word(find_word(words, r'^Stop$'))
+            wait_for('Porridge gone after Stop', lambda: porridge not in [a['Id'] for a in self.s.alarms()], timeout=5)
+        finally:
+            self.s.gsettings('reset', 'org.gnome.shell.extensions.alarmd', 'show-titles-when-locked', extension=True)
+
+    def lock_screen(self):
+        self.check('lock screen: setup (no alarms, unlocked)', self.lock_setup)
+        self.check('lock screen: black shield lights for a ringing alarm (title, Stop, Snooze)', self.lock_ring_lights)
+        self.check('lock screen: Stop acts and the session stays locked', self.lock_stop)
+        self.check('lock screen: a countdown shows its title and time left', self.lock_countdown)
+        self.check('lock screen: Do Not Disturb: lights anyway; Snooze acts', self.lock_dnd)
+        self.check('lock screen: titles hidden by the setting; Stop, Snooze still there', self.lock_titles_hidden)
+
+    def all(self):
+        if os.environ.get('GNOME_TEST_ONLY') == 'lock':
+            self.check('overview closes with Escape', self.close_overview)
+            self.lock_screen()
+            return self.results
+        if self.s.version >= 45:
+            self.check('extension loads: ACTIVE, not OUT OF DATE, no error in the shell\'s log', self.loads)
+        self.check('overview closes with Escape' if self.s.version < 45 else
+                   'the desktop at start (else: the overview closes with Escape)', self.close_overview)
+        self.check('model unit checks (gjs)', self.unit)
+        self.check('translation template is current', self.pot_current)
+        self.check('settings schema is compiled and current', self.schema_current)
+        self.check('extension subscribes to alarmd signals', self.subscribed)
+        self.check('panel: quiet icon, then the next alarm\'s time', self.idle_then_scheduled)
+        self.check('panel: countdown of a busctl timer, ticking', self.panel_countdown)
+        self.check('panel: warning phase in the accent colour', self.warning_colour)
+        self.check('panel: ringing title highlighted; back after Stop', self.ringing)
+        self.check('menu: lists alarms; Snooze acts', self.menu_snooze)
+        self.check('menu: Stop acts', self.menu_stop)
+        self.check('menu: quick timer', self.quick_timer)
+        self.check('menu: Pause, Resume, Cancel act', self.menu_pause_resume_cancel)
+        self.check('menu: typed duration (error line, then a timer)', self.timer_entry)
+        self.check('not running line; Start alarmd activates it', self.not_running)
+        self.check('disable leaves no alarmd match rule; enable restores', self.disable)
+        if self.s.version >= 45:
+            self.check('lock and unlock twice (the shell disables and re-enables it): no extra match rules',
+                       self.lock_unlock_rules)
+        self.lock_screen()
+        if self.s.version >= 45:
+            self.check('no error from the extension in the shell\'s log after all checks', self.log_clean)
+        return self.results
