@@ -11,8 +11,8 @@
 cached_root() keeps one tarball per name and suite in CACHE (/var/cache/alarmd-tests), keyed by a hash of
 the suite, the package list, the mirror and apt's options: a miss runs mmdebstrap (under a temporary name,
 renamed when done, so an interrupted run leaves no broken cache, and a hit needs no lock) and removes
-that name's tarballs of other keys. Every maker of roots in CACHE takes the one lock, CACHE/lock (Tests/package/run does too), so two
-runs never build at once.
+that name's tarballs of other keys. Every maker of roots in CACHE goes through it (the desktop suites, Tests/package/run,
+scripts/deb-in-root), under the one lock CACHE/lock, so two runs never build at once.
 
 Root starts a holder: PID 1 of a new PID namespace, in a new mount namespace (unshare --mount --pid
 --fork), which unpacks the tarball into a temporary directory (by default a tmpfs mounted there in its
@@ -35,7 +35,7 @@ import time
 
 CACHE = '/var/cache/alarmd-tests'
 MIRROR = 'http://deb.debian.org/debian'
-# The one lock of CACHE: Tests/package/run takes it too.
+# The one lock of CACHE.
 LOCK = os.path.join(CACHE, 'lock')
 
 
@@ -49,15 +49,21 @@ def _pid_alive(pid):
         return True
 
 
-def cached_root(suite, packages, name, mirror=MIRROR, aptopts=(), log=None, logfile=None):
+def cached_root(suite, packages, name, mirror=MIRROR, aptopts=(), log=None, logfile=None, sources=None,
+                recommends=False, options=()):
     """The tarball of a root of `suite` (variant apt, no recommends) with `packages`, from the cache or
     made now. Returns (path, cached). `aptopts`: more --aptopt values (e.g. 'Acquire::Check-Valid-Until
     "false"' for a testing suite whose Release file is past its Valid-Until). `logfile`: where
-    mmdebstrap's output goes on a miss."""
+    mmdebstrap's output goes on a miss. `sources`: apt's sources instead of the mirror's main, as a
+    one-line source or a file (keyed by its text); `recommends`: install them too; `options`: more
+    mmdebstrap arguments (e.g. --skip=cleanup/apt/lists, to keep apt's lists in the root)."""
     packages = sorted(set(packages))
     aptopts = list(aptopts)
+    options = list(options)
+    sources = sources or f'deb {mirror} {suite} main'
+    text = open(sources).read() if sources.startswith('/') else sources
     os.makedirs(CACHE, exist_ok=True)
-    key = hashlib.sha256(json.dumps(['apt', suite, packages, mirror, aptopts]).encode()).hexdigest()[:16]
+    key = hashlib.sha256(json.dumps(['apt', suite, packages, text, aptopts, recommends, options]).encode()).hexdigest()[:16]
     prefix = f'{name}-{suite}-'
     tarball = os.path.join(CACHE, f'{prefix}{key}.tar')
     # A tarball is complete once it has its name (renamed into place): a hit needs no lock, and does
@@ -72,10 +78,10 @@ def cached_root(suite, packages, name, mirror=MIRROR, aptopts=(), log=None, logf
             log(f'{os.path.basename(tarball)} is not cached: mmdebstrap {suite} with {len(packages)} packages')
         started = time.monotonic()
         partial = f'{tarball}.partial-{os.getpid()}'
-        argv = ['mmdebstrap', '--variant=apt', '--aptopt=APT::Install-Recommends "false"',
-                '--dpkgopt=force-unsafe-io', '--include=' + ','.join(packages), '--format=tar']
-        argv += [f'--aptopt={o}' for o in aptopts]
-        argv += [suite, partial, f'deb {mirror} {suite} main']
+        argv = ['mmdebstrap', '--variant=apt', '--dpkgopt=force-unsafe-io', '--include=' + ','.join(packages),
+                '--format=tar'] + ([] if recommends else ['--aptopt=APT::Install-Recommends "false"'])
+        argv += [f'--aptopt={o}' for o in aptopts] + options
+        argv += [suite, partial, sources]
         try:
             r = subprocess.run(argv, capture_output=True, text=True)
             if logfile:
