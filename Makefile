@@ -11,8 +11,9 @@ DATADIR = $(PREFIX)/share
 MANDIR = $(DATADIR)/man
 GNOME_EXT = alarmd@alarmd.org
 GNOME_EXT_DIR = $(DESTDIR)$(DATADIR)/gnome-shell/extensions/$(GNOME_EXT)
-# The extension comes in two variants from one source (applets/gnome-shell/assemble): 43 for GNOME Shell
-# 43 and 44 (legacy imports), 45 for 45 and later (ES modules). Installed: the one for the gnome-shell
+# The extension comes in two variants from one source (applets/gnome-shell/assemble): 43 in GNOME Shell
+# 43's legacy imports, 45 in the ES modules of 45 and later; each variant's metadata.json lists the Shell
+# versions it is offered to, the ones its suite runs (43; 48 and 50). Installed: the one for the gnome-shell
 # here (`gnome-shell --version`), 45 where there is none; GNOME_SHELL_VARIANT=43|45 chooses (a package
 # built for another release than the build machine's).
 GNOME_SHELL_VARIANT ?= $(shell v=$$(gnome-shell --version 2>/dev/null | sed -nE 's/^GNOME Shell ([0-9]+).*/\1/p'); \
@@ -307,7 +308,8 @@ install-check:
 # The GNOME Shell extension, with its translations (then: gnome-extensions enable $(GNOME_EXT)): the
 # variant for GNOME_SHELL_VARIANT (see above), assembled into place (applets/gnome-shell/assemble).
 install-gnome-extension:
-	@echo "install-gnome-extension: the variant for GNOME Shell $(if $(filter 43,$(GNOME_SHELL_VARIANT)),43 and 44,45 and later)"
+	@echo "install-gnome-extension: the $(GNOME_SHELL_VARIANT) variant, for GNOME Shell" \
+		$$(sed -nE 's/.*"shell-version": \[(.*)\].*/\1/p' applets/gnome-shell/$(GNOME_EXT)/gnome$(GNOME_SHELL_VARIANT)/metadata.json)
 	applets/gnome-shell/assemble $(GNOME_SHELL_VARIANT) "$(GNOME_EXT_DIR)" "$(LOCALE_BUILT)"
 
 # Removes every file install put there and the directories install created (never one that was there
