@@ -27,12 +27,14 @@ import fcntl
 import hashlib
 import json
 import os
+import re
 import shutil
 import signal
 import subprocess
 import tempfile
 import time
 
+REPO_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 CACHE = '/var/cache/alarmd-tests'
 MIRROR = 'http://deb.debian.org/debian'
 # The one lock of CACHE.
@@ -307,3 +309,41 @@ def desktop_root(suite, log=None, logfile=None):
     """cached_root() of the desktop root for `suite` (trixie, forky)."""
     return cached_root(suite, DESKTOP_PACKAGES, 'desktop', aptopts=SUITE_APTOPTS.get(suite, ()), log=log,
                        logfile=logfile)
+
+
+# Per release: the version suffix (so that each release's build upgrades the one before it:
+# 0.1.0-1 < 0.1.0-1+deb13) and the build profiles: Debian 13 has no Plasma 5 to build the applet for,
+# but Plasma 6 (debian/control).
+BUILD_RELEASES = {
+    "trixie": {"suffix": "+deb13", "profiles": ["pkg.alarmd.noplasma5", "pkg.alarmd.plasma6"], "number": "13"},
+}
+# What the host's Swift toolchain loads, beyond what building C needs (ldd of swift-frontend).
+TOOLCHAIN = ["libncurses6", "libedit2", "libxml2", "libcurl4t64", "zlib1g", "libstdc++-14-dev", "libgcc-14-dev"]
+
+
+def build_depends(profiles):
+    """debian/control's Build-Depends that apply under these build profiles (Debian policy 7.1's
+    restriction lists, `<!name>` and `<name>`), as package names."""
+    text = open(os.path.join(REPO_ROOT, "debian", "control")).read()
+    source = text.split("\n\n")[0]
+    field = re.search(r"^Build-Depends:(.*?)(?=^\S)", source + "\nEnd:", re.M | re.S).group(1)
+    field = "\n".join(line for line in field.splitlines() if not line.lstrip().startswith("#"))
+    names = []
+    for item in filter(None, (i.strip() for i in field.split(","))):
+        restrictions = re.findall(r"<([^>]*)>", item)
+        applies = not restrictions or any(
+            all((t[1:] not in profiles) if t.startswith("!") else (t in profiles) for t in r.split())
+            for r in restrictions)
+        if applies:
+            name = re.split(r"[\s(<\[]", item, maxsplit=1)[0]
+            names.append("debhelper" if name == "debhelper-compat" else name)  # virtual: debhelper provides it
+    return names
+
+
+def build_root(suite, log=None, logfile=None):
+    """cached_root() of the build root for `suite` (a key of BUILD_RELEASES): debian/control's
+    Build-Depends under that release's build profiles, lintian, and what the host's Swift toolchain
+    loads. scripts/deb-in-root builds the packages in it, scripts/build-in-root anything else."""
+    profiles = BUILD_RELEASES[suite]["profiles"]
+    return cached_root(suite, build_depends(profiles) + ["build-essential", "lintian", "fakeroot"] + TOOLCHAIN,
+                       "build", log=log, logfile=logfile)[0]
