@@ -181,8 +181,10 @@ install-plasma-applet-if-built:
 
 # The applet in a real Plasma 5.27 under Xvfb with kwin_x11: plasmawindowed, then a plasmashell panel, beside
 # the real alarmd on a private bus (as root: it runs Plasma as the user alarmd-plasma). Screenshots go to
-# test-artifacts/plasma/. Its packages: scripts/install-plasma-deps (part of `make deps`).
+# test-artifacts/plasma/. Its packages: scripts/install-plasma-deps (part of `make deps`). First the
+# plugin's own tests (ctest): the client rules' cases of Tests/cases/client-rules.json on AlarmdClient.
 test-plasma: plasma-applet
+	ctest --test-dir $(PLASMA_BUILD) --output-on-failure
 	$(SWIFT_BUILD) --product alarmd
 	ALARMD="$$($(SWIFT) build --show-bin-path)/alarmd" PLASMA_BUILD="$(PLASMA_BUILD)" Tests/desktop/plasma/run
 
