@@ -6,6 +6,7 @@
 #include "alarm1.h"
 #include "alarmmanager1.h"
 
+#include <QtCore/QRegularExpression>
 #include <QtDBus/QDBusMessage>
 #include <QtDBus/QDBusPendingCallWatcher>
 #include <QtDBus/QDBusPendingReply>
@@ -52,6 +53,11 @@ Alert::~Alert() = default;
 
 int Alert::start()
 {
+    static const QRegularExpression idPattern(QStringLiteral("^[0-9a-z_-]+$"));
+    if (!idPattern.match(m_id).hasMatch()) {
+        say(QStringLiteral("not an alarm id: \"%1\" (alarmd's ids are UUIDs)").arg(m_id));
+        return 1;
+    }
     // Signals first, then the reads: whatever changes after a read arrives as a signal.
     m_watcher = new QDBusServiceWatcher(s_alarmd, m_bus, QDBusServiceWatcher::WatchForUnregistration, this);
     connect(m_watcher, &QDBusServiceWatcher::serviceUnregistered, this, [this] {
