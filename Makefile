@@ -197,6 +197,26 @@ plasma-pot:
 		--package-name=plasma-applet-alarmd --msgid-bugs-address=alarmd@alarmd.org \
 		-o - applets/plasma/package/contents/ui/*.qml; } > $(PLASMA_POT).new && mv $(PLASMA_POT).new $(PLASMA_POT)
 
+# alarmd-lockscreen-alert (applets/plasma/alert/README.md): a ringing alarm's Stop and Snooze above the
+# Plasma 6 lock screen (KWin's kde_lockscreen_overlay_v1), built for Debian 13 (Qt 6.8, KF 6.13) in its
+# cached build root into $(ALERT_BUILD), warnings and CMake warnings as errors, for /usr/libexec/alarmd.
+# Its suites run it in a real Plasma 6.3 (trixie) or 6.7 (forky) in a Debian root, locked, beside the
+# real alarmd (as root); screenshots go to test-artifacts/plasma-lockscreen-6.3/ (-6.7/).
+ALERT_BUILD = .build-alert
+.PHONY: plasma-alert test-plasma-lockscreen test-plasma-lockscreen67
+plasma-alert:
+	scripts/build-in-root trixie $(ALERT_BUILD) -- sh -c 'cmake -S applets/plasma/alert -B /out -Wdev -Werror=dev \
+		-DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_INSTALL_PREFIX=/usr -DKDE_INSTALL_LIBEXECDIR=libexec \
+		-DKDE_INSTALL_USE_QT_SYS_PATHS=ON > /out/cmake.log 2>&1 || { cat /out/cmake.log; exit 1; }; \
+		if grep -q "CMake Warning" /out/cmake.log; then cat /out/cmake.log; echo "plasma-alert: cmake warned"; exit 1; fi'
+	scripts/build-in-root trixie $(ALERT_BUILD) -- cmake --build /out -j2
+test-plasma-lockscreen: plasma-alert
+	$(SWIFT_BUILD) --product alarmd
+	ALARMD="$$($(SWIFT) build --show-bin-path)/alarmd" ALERT_BUILD="$(ALERT_BUILD)" Tests/desktop/plasma/lockscreen-root trixie
+test-plasma-lockscreen67: plasma-alert
+	$(SWIFT_BUILD) --product alarmd
+	ALARMD="$$($(SWIFT) build --show-bin-path)/alarmd" ALERT_BUILD="$(ALERT_BUILD)" Tests/desktop/plasma/lockscreen-root forky
+
 # The GNOME Shell extension through eslint with GNOME's rules (applets/gnome-shell/.eslintrc.yml), both
 # variants: 43's rules for gnome43/, ES modules for the model and gnome45/; zero findings; and a file for
 # each that it must fail on, so the lint is known to bite.
