@@ -60,19 +60,23 @@ def wait_for(what, predicate, timeout=10.0, interval=0.1):
         time.sleep(interval)
 
 # --- reading the screen ----------------------------------------------------------------------
-def ocr_words(png, crop, scale=3, negate=False, threshold=False, blue=False, psm=11):
+def ocr_words(png, crop, scale=3, negate=False, threshold=False, blue=False, psm=11, lanczos=False, border=0):
     """tesseract word boxes of a region (x, y, w, h), cropped, upscaled and in grey (Plasma's fonts are
     small): [(text, x, y, w, h)] in screen coordinates. blue: the grey of the blue channel alone, where
     orange text (the warning phase) is as dark as black text on Breeze's light grey. psm: tesseract's
-    page segmentation (11: sparse words; 7: one line)."""
+    page segmentation (11: sparse words; 7: one line). lanczos, border: a sharper upscale and a white margin
+    around it, which small panel text (Plasma 6's) needs to be read."""
     x0, y0, w, h = crop
     tmp = png[:-4] + f'-ocr-{x0}-{y0}-{scale}.png'
     grey = ['-channel', 'B', '-separate', '+channel'] if blue else ['-colorspace', 'Gray']
-    args = ['convert', png, '-crop', f'{w}x{h}+{x0}+{y0}', '+repage', '-resize', f'{scale * 100}%'] + grey
+    args = (['convert', png, '-crop', f'{w}x{h}+{x0}+{y0}', '+repage'] + (['-filter', 'Lanczos'] if lanczos else [])
+            + ['-resize', f'{scale * 100}%'] + grey)
     if negate:
         args.append('-negate')
     if threshold:
         args += ['-threshold', '60%' if not negate else '50%']
+    if border:
+        args += ['-bordercolor', 'white', '-border', str(border)]
     subprocess.run(args + [tmp], check=True)
     # One thread: on a loaded machine tesseract's OpenMP threads make it several times slower.
     r = subprocess.run(['tesseract', tmp, '-', '--psm', str(psm), 'tsv'], capture_output=True, text=True,
@@ -82,9 +86,19 @@ def ocr_words(png, crop, scale=3, negate=False, threshold=False, blue=False, psm
     for line in r.stdout.splitlines()[1:]:
         f = line.split('\t')
         if len(f) == 12 and f[11].strip() and float(f[10]) > 0:
-            words.append((f[11].strip(), x0 + int(f[6]) // scale, y0 + int(f[7]) // scale,
+            words.append((f[11].strip(), x0 + (int(f[6]) - border) // scale, y0 + (int(f[7]) - border) // scale,
                           int(f[8]) // scale, int(f[9]) // scale))
     return words
+
+
+def merge_words(*readings):
+    """The words of several readings of one image, each once (same text at about the same place)."""
+    out = []
+    for words in readings:
+        for w in words:
+            if not any(w[0] == v[0] and abs(w[1] - v[1]) < 8 and abs(w[2] - v[2]) < 6 for v in out):
+                out.append(w)
+    return sorted(out, key=lambda w: (w[2] // 8, w[1]))
 
 
 def text_of(words):
@@ -422,7 +436,11 @@ class Checks:
         """The panel's words (it sits at the bottom of the screen), and the screenshot."""
         png = self.s.screenshot(label)
         dark = sum(sum(p) for p in pixels(png, (W // 2, self.PANEL[1] + 2, 40, 4))) / (3 * 160) < 128
-        words = ocr_words(png, self.PANEL, negate=dark, blue=True)
+        # Three readings: the blue channel (orange text is dark in it), and sharper, larger, with a margin,
+        # in grey and in blue (Plasma 6's panel text is small).
+        words = merge_words(ocr_words(png, self.PANEL, negate=dark, blue=True),
+                            ocr_words(png, self.PANEL, negate=dark, scale=5, lanczos=True, border=40),
+                            ocr_words(png, self.PANEL, negate=dark, blue=True, scale=5, lanczos=True, border=40))
         return png, words
 
     def panel_countdown(self, words, label):
@@ -466,17 +484,17 @@ class Checks:
 
     def panel_warning_ringing(self):
         eggs = self.s.schedule('title', 's', 'Eggs', 'duration', 'u', '30', 'warning_threshold', 'u', '15',
-                               'compact_label', 's', 'EGG')
-        png, words = wait_for('EGG and its countdown in the panel', lambda: (lambda r: r if self.panel_countdown(r[1], 'EGG')
+                               'compact_label', 's', 'BOIL')
+        png, words = wait_for('BOIL and its countdown in the panel', lambda: (lambda r: r if self.panel_countdown(r[1], 'BOIL')
                               else None)(self.panel_read('panel-eggs')), timeout=SHOW, interval=0.3)
         if self.s.alarm_prop(eggs, 'Phase') != 'normal':
             raise Fail('Eggs left the normal phase too early for the control')
-        normal = count_near(pixels(png, self._label_box(words, 'EGG')), ORANGE)
+        normal = count_near(pixels(png, self._label_box(words, 'BOIL')), ORANGE)
         wait_for('Phase warning (busctl)', lambda: self.s.alarm_prop(eggs, 'Phase') == 'warning', timeout=20)
-        png, words = wait_for('EGG in the panel (warning)', lambda: (lambda r: r if self.panel_countdown(r[1], 'EGG')
+        png, words = wait_for('BOIL in the panel (warning)', lambda: (lambda r: r if self.panel_countdown(r[1], 'BOIL')
                               else None)(self.panel_read('panel-eggs-warning')), timeout=SHOW, interval=0.3)
-        warning = count_near(pixels(png, self._label_box(words, 'EGG')), ORANGE)
-        print(f'    orange pixels in EGG\'s label: normal phase {normal}, warning phase {warning}')
+        warning = count_near(pixels(png, self._label_box(words, 'BOIL')), ORANGE)
+        print(f'    orange pixels in BOIL\'s label: normal phase {normal}, warning phase {warning}')
         if not (normal == 0 and warning >= 20):
             raise Fail(f'expected no orange before the warning and orange in it (got {normal} → {warning})')
         wait_for('Eggs alerting (busctl)', lambda: self.s.alarm_prop(eggs, 'State') == 'alerting', timeout=20, interval=0.2)
@@ -496,7 +514,7 @@ class Checks:
         print(f'    ringing: {text_of(words)!r} on {red} red pixels at {box}')
         self.s.call('Stop', eggs)
         wait_for('the panel back on TEA after Stop', lambda: self.panel_countdown(self.panel_read('panel-after-stop')[1], 'TEA')
-                 and not find_word(self.panel_read('panel-after-stop')[1], '^Eggs|^EGG'), timeout=SHOW, interval=0.3)
+                 and not find_word(self.panel_read('panel-after-stop')[1], '^Eggs|^BOIL'), timeout=SHOW, interval=0.3)
         # Eggs opened the popup when it began ringing (ring_opens_popup checks that): closed again.
         self.close_popup(self.widget_x())
 
@@ -548,8 +566,12 @@ class Checks:
         return (max(0, min(W - 640, x - 320)), 0, 640, self.PANEL[1])
 
     def popup_words(self, label, x):
+        """The popup's words: those from its heading down (a notification may stand above it)."""
         png = self.s.screenshot(label)
-        return png, ocr_words(png, self.popup_area(x))
+        words = ocr_words(png, self.popup_area(x))
+        heading = next((w for i, w in enumerate(words) if w[0] == 'Alarms' and i + 2 < len(words)
+                        and words[i + 1][0] == 'and' and words[i + 2][0].startswith('Timers')), None)
+        return png, [w for w in words if w[2] >= heading[2] - 2] if heading else words
 
     def popup_open(self, words):
         """The popup shows its list: its new-timer part is always there."""
