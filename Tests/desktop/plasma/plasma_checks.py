@@ -617,9 +617,37 @@ class Checks:
             if runs:
                 raise Fail(f'the lock-screen alert ran with the screen unlocked: {runs}')
             print('    the screen unlocked: the lock-screen alert did not run')
+        # Once per ringing: closed, the popup stays closed while Bread rings on (the applet redraws every
+        # second meanwhile: Tea counts down), until another alarm, Toast, begins to ring. A read counts when
+        # Toast was still not ringing after it (busctl).
+        self.close_popup(x)
+        toast = self.s.schedule('title', 's', 'Toast', 'duration', 'u', '8')
+        t0, closed = time.monotonic(), []
+        while True:
+            png, words = self.popup_words('popup-stays-closed', x)
+            if self.s.alarm_prop(toast, 'State') == 'alerting':
+                break
+            if self.popup_open(words):
+                raise Fail(f'the popup opened again while Bread rang on: {text_of(words)!r}')
+            closed.append(time.monotonic() - t0)
+            if time.monotonic() - t0 > 30:
+                raise Fail('Toast did not ring within 30 s')
+        if len(closed) < 2 or closed[-1] < 1.5:
+            raise Fail(f'too few reads of the closed popup before Toast rang: at {closed}')
+        print(f'    closed, the popup stayed closed while Bread rang on ({len(closed)} reads over {closed[-1]:.1f}s)')
+
+        def reopened():
+            png, words = self.popup_words('ring-popup-again', x)
+            ok = self.popup_open(words) and self.row_button(words, 'Toast', 'Stop') and self.row_button(words, 'Bread', 'Stop')
+            return (png, words) if ok else None
+        png, words = wait_for('the popup open again on Toast ringing', reopened, timeout=SHOW, interval=0.4)
+        print(f'    Toast rang, the popup opened again: {text_of(words)!r}')
         self.click_word(self.row_button(words, 'Bread', 'Stop'))
         wait_for('Bread gone after Stop in the popup (busctl)', lambda: bread not in [a['Id'] for a in self.s.alarms()],
                  timeout=10)
+        if self.s.alarm_prop(toast, 'State') != 'alerting':
+            raise Fail('Stop on Bread\'s row stopped Toast too')
+        self.s.call('Stop', toast)
         self.close_popup(x)
 
     def lock_hook(self):
@@ -656,8 +684,8 @@ class Checks:
         self.check('plasmashell: warning phase in the accent colour, ringing title on red', self.panel_warning_ringing)
         self.check('plasmashell: a click opens the popup with the list', self.panel_popup)
         dnd = ', Do Not Disturb on' if hasattr(self.s, 'do_not_disturb') else ''
-        self.check(f'plasmashell: a ringing alarm opens the popup{dnd}: title, Stop and Snooze; Stop acts',
-                   self.ring_opens_popup)
+        self.check(f'plasmashell: a ringing alarm opens the popup{dnd}: title, Stop and Snooze; once per ringing; '
+                   'Stop acts', self.ring_opens_popup)
         if hasattr(self.s, 'lock_screen'):
             self.check('plasmashell: screen locked, a ringing alarm starts the lock-screen alert once (--alarm ID)',
                        self.lock_hook)
