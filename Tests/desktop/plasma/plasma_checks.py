@@ -233,8 +233,16 @@ class Checks:
         self.win_pid = wait_for('plasmawindowed\'s process', lambda: self.s.app_pid(self.win, 'plasmawindowed'), timeout=10)
         wid = wait_for('the plasmawindowed window', lambda: self.s.xdotool('search', '--onlyvisible', '--pid',
                        str(self.win_pid), check=False).stdout.split(), timeout=30, interval=0.3)[-1]
-        self.s.xdotool('windowmove', wid, str(WIN[0]), str(WIN[1]))
-        self.s.xdotool('windowsize', wid, str(WIN[2]), str(WIN[3]))
+        # Placed and sized, until the window has that size: a request made while the window is being
+        # mapped can be lost (seen in Plasma 6.7, where the window then kept its own 360x352).
+        def placed():
+            m = re.search(r'Geometry: (\d+)x(\d+)', self.s.xdotool('getwindowgeometry', wid, check=False).stdout)
+            if m and (int(m.group(1)), int(m.group(2))) == (WIN[2], WIN[3]):
+                return True
+            self.s.xdotool('windowmove', wid, str(WIN[0]), str(WIN[1]))
+            self.s.xdotool('windowsize', wid, str(WIN[2]), str(WIN[3]))
+            return False
+        wait_for(f'the window sized {WIN[2]}x{WIN[3]}', placed, timeout=15, interval=0.5)
         self.wid = wid
         png, words = self.shows('windowed-start', r'\bTea\b', r'\bDentist\b', timeout=30)
         log(f'plasmawindowed shows the list {time.monotonic() - t:.1f}s after start')
