@@ -18,8 +18,10 @@ GNOME_EXT_DIR = $(DESTDIR)$(DATADIR)/gnome-shell/extensions/$(GNOME_EXT)
 # built for another release than the build machine's).
 GNOME_SHELL_VARIANT ?= $(shell v=$$(gnome-shell --version 2>/dev/null | sed -nE 's/^GNOME Shell ([0-9]+).*/\1/p'); \
 	if [ -n "$$v" ] && [ "$$v" -lt 45 ]; then echo 43; else echo 45; fi)
-# The KDE Plasma applet (applets/plasma): its CMake build, warnings as errors.
+# The KDE Plasma applet (applets/plasma): its CMake build, warnings as errors: for Plasma 5.27 here, for
+# Plasma 6 in the Debian 13 build root (applets/plasma/README.md).
 PLASMA_BUILD = .build-plasma
+PLASMA6_BUILD = .build-plasma6
 PLASMA_APPLET = org.alarmd.plasmoid
 # Qt's own QML directory, where the applet's plugin goes (outside PREFIX, where Plasma looks for it).
 QT_QML_DIR = $(shell qmake -query QT_INSTALL_QML 2>/dev/null || qtpaths --query QT_INSTALL_QML 2>/dev/null)
@@ -45,7 +47,7 @@ INSTALL_STRIP ?= -s
 STRICT = -Xswiftc -warnings-as-errors
 SWIFT_BUILD = $(SWIFT) build $(STRICT)
 
-.PHONY: all deps build-deps run-deps build run install-check install-files install-payload deb deb13 test-package test-package13 test lint-reuse test-swift test-asan test-tsan valgrind-leaks test-unit-sandbox test-desktop test-gnome test-gnome48 test-gnome50 test-next lint-gnome gnome-pot bench install install-gnome-extension uninstall clean crash-test fuzz-core fuzz-bus plasma-applet install-plasma-applet install-plasma-applet-if-built test-plasma plasma-pot
+.PHONY: all deps build-deps run-deps build run install-check install-files install-payload deb deb13 test-package test-package13 test lint-reuse test-swift test-asan test-tsan valgrind-leaks test-unit-sandbox test-desktop test-gnome test-gnome48 test-gnome50 test-next lint-gnome gnome-pot bench install install-gnome-extension uninstall clean crash-test fuzz-core fuzz-bus plasma-applet install-plasma-applet install-plasma-applet-if-built test-plasma plasma-pot plasma6-applet test-plasma6 test-plasma67
 
 # A bare `make` builds, as the README's "From source" says.
 all: build
@@ -83,7 +85,7 @@ run: build run-deps
 # same suite again under AddressSanitizer (with LeakSanitizer), then the desktop tests (panels, GNOME
 # Shell 43 here, 48 in a Debian 13 root and 50 in a forky root, Plasma) and the Debian packages'
 # (Debian 12, then Debian 13). Installs what they need once, first, then runs them in that order.
-TEST_TARGETS = lint-reuse test-swift test-asan test-desktop test-gnome test-gnome48 test-gnome50 test-plasma test-package test-package13
+TEST_TARGETS = lint-reuse test-swift test-asan test-desktop test-gnome test-gnome48 test-gnome50 test-plasma test-plasma6 test-package test-package13
 test: deps
 	@$(MAKE) --no-print-directory $(TEST_TARGETS)
 
@@ -153,14 +155,15 @@ test-gnome50: lint-gnome
 
 # What is next: the suites of the desktops Debian testing brings. A suite joins `make test` once it
 # passes three fresh runs in a row, as GNOME Shell 50's (test-gnome50) did.
-test-next: test-gnome50
+test-next: test-gnome50 test-plasma67
 
 # The KDE Plasma applet (applets/plasma/README.md): the QML package and its C++ QML plugin, built with
 # CMake and extra-cmake-modules into $(PLASMA_BUILD); the D-Bus proxies are generated from dbus/*.xml.
 # Zero warnings: CMakeLists.txt builds with -Werror, and CMake's own warnings fail the build too.
 # Its packages: scripts/install-plasma-deps (part of `make deps`).
+# PLASMA_CMAKE_FLAGS: more CMake options, e.g. PLASMA6_CMAKE_FLAGS.
 plasma-applet:
-	@cmake -S applets/plasma -B $(PLASMA_BUILD) -Wdev -Werror=dev -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+	@cmake -S applets/plasma -B $(PLASMA_BUILD) -Wdev -Werror=dev -DCMAKE_BUILD_TYPE=RelWithDebInfo $(PLASMA_CMAKE_FLAGS) \
 		-DCMAKE_INSTALL_PREFIX=$(PREFIX) -DKDE_INSTALL_USE_QT_SYS_PATHS=ON > $(PLASMA_BUILD).log 2>&1 \
 		|| { cat $(PLASMA_BUILD).log >&2; exit 1; }
 	@if grep -q "CMake Warning" $(PLASMA_BUILD).log; then cat $(PLASMA_BUILD).log >&2; echo "plasma-applet: cmake warned" >&2; exit 1; fi
@@ -188,34 +191,53 @@ test-plasma: plasma-applet
 	$(SWIFT_BUILD) --product alarmd
 	ALARMD="$$($(SWIFT) build --show-bin-path)/alarmd" PLASMA_BUILD="$(PLASMA_BUILD)" Tests/desktop/plasma/run
 
-# Regenerates the applet's translation template from its QML (the plugin holds no user-visible text).
-# xgettext writes a header of its own, without SPDX lines: those of the template it replaces are kept.
+# The Plasma 6 applet, built in the cached Debian 13 (trixie) build root (scripts/build-in-root: Qt 6.8,
+# KF 6.13, libplasma 6.3) into $(PLASMA6_BUILD), with the same zero-warning rules; then staged there as
+# `cmake --install` puts it under /usr ($(PLASMA6_BUILD)/stage), which the Plasma 6 suites copy into their
+# roots. Needs root (the build root's namespaces).
+PLASMA6_CMAKE_FLAGS = -DPLASMA6=ON -DKDE_INSTALL_LIBEXECDIR=libexec
+plasma6-applet:
+	scripts/build-in-root trixie $(PLASMA6_BUILD) -- sh -c 'make --no-print-directory plasma-applet PLASMA_BUILD=/out \
+		PREFIX=/usr PLASMA_CMAKE_FLAGS="$(PLASMA6_CMAKE_FLAGS)" && rm -rf /out/stage \
+		&& DESTDIR=/out/stage cmake --install /out > /out/install.log'
+
+# The Plasma 6 applet in a real Plasma 6.3 (Debian 13, trixie) under Xvfb with kwin_x11, in the cached desktop
+# root (Tests/desktop/plasma/run-root, as root): the checks of test-plasma, in plasmawindowed and a plasmashell
+# panel, and Plasma 6's own (a ringing alarm opens the popup under Do Not Disturb; the lock-screen alert
+# while the screen is locked). Screenshots: test-artifacts/plasma-6.3/.
+test-plasma6: plasma6-applet
+	scripts/build-in-root trixie $(PLASMA6_BUILD) -- ctest --test-dir /out --output-on-failure
+	$(SWIFT_BUILD) --product alarmd
+	ALARMD="$$($(SWIFT) build --show-bin-path)/alarmd" PLASMA6_BUILD="$(PLASMA6_BUILD)" Tests/desktop/plasma/run-root trixie
+
+# The same in Plasma 6.7, in a Debian forky (testing) root, with the applet built for trixie (part of
+# test-next). Screenshots: test-artifacts/plasma-6.7/.
+test-plasma67: plasma6-applet
+	$(SWIFT_BUILD) --product alarmd
+	ALARMD="$$($(SWIFT) build --show-bin-path)/alarmd" PLASMA6_BUILD="$(PLASMA6_BUILD)" Tests/desktop/plasma/run-root forky
+
+# Regenerates the applet's translation template from both QML packages and the plugin (which holds no
+# user-visible text), as applets/plasma/Messages.sh does for KDE's tooling. xgettext writes a header of
+# its own, without SPDX lines: those of the template it replaces are kept.
 PLASMA_POT = applets/plasma/po/plasma_applet_$(PLASMA_APPLET).pot
 plasma-pot:
 	{ grep '^# SPDX-' $(PLASMA_POT); \
 	  xgettext --from-code=UTF-8 -C --kde -ci18n -ki18n:1 -ki18nc:1c,2 -ki18np:1,2 -ki18ncp:1c,2,3 \
 		--package-name=plasma-applet-alarmd --msgid-bugs-address=alarmd@alarmd.org \
-		-o - applets/plasma/package/contents/ui/*.qml; } > $(PLASMA_POT).new && mv $(PLASMA_POT).new $(PLASMA_POT)
+		-o - $$(find applets/plasma/package applets/plasma/package6 -name '*.qml' | sort) applets/plasma/plugin/*.cpp; \
+	} > $(PLASMA_POT).new && mv $(PLASMA_POT).new $(PLASMA_POT)
 
 # alarmd-lockscreen-alert (applets/plasma/alert/README.md): a ringing alarm's Stop and Snooze above the
-# Plasma 6 lock screen (KWin's kde_lockscreen_overlay_v1), built for Debian 13 (Qt 6.8, KF 6.13) in its
-# cached build root into $(ALERT_BUILD), warnings and CMake warnings as errors, for /usr/libexec/alarmd.
-# Its suites run it in a real Plasma 6.3 (trixie) or 6.7 (forky) in a Debian root, locked, beside the
+# Plasma 6 lock screen (KWin's kde_lockscreen_overlay_v1), built with the Plasma 6 applet (plasma6-applet)
+# for /usr/libexec/alarmd. Its suites run it in a real Plasma 6.3 (trixie) or 6.7 (forky) in a Debian root, locked, beside the
 # real alarmd (as root); screenshots go to test-artifacts/plasma-lockscreen-6.3/ (-6.7/).
-ALERT_BUILD = .build-alert
-.PHONY: plasma-alert test-plasma-lockscreen test-plasma-lockscreen67
-plasma-alert:
-	scripts/build-in-root trixie $(ALERT_BUILD) -- sh -c 'cmake -S applets/plasma/alert -B /out -Wdev -Werror=dev \
-		-DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_INSTALL_PREFIX=/usr -DKDE_INSTALL_LIBEXECDIR=libexec \
-		-DKDE_INSTALL_USE_QT_SYS_PATHS=ON > /out/cmake.log 2>&1 || { cat /out/cmake.log; exit 1; }; \
-		if grep -q "CMake Warning" /out/cmake.log; then cat /out/cmake.log; echo "plasma-alert: cmake warned"; exit 1; fi'
-	scripts/build-in-root trixie $(ALERT_BUILD) -- cmake --build /out -j2
-test-plasma-lockscreen: plasma-alert
+.PHONY: test-plasma-lockscreen test-plasma-lockscreen67
+test-plasma-lockscreen: plasma6-applet
 	$(SWIFT_BUILD) --product alarmd
-	ALARMD="$$($(SWIFT) build --show-bin-path)/alarmd" ALERT_BUILD="$(ALERT_BUILD)" Tests/desktop/plasma/lockscreen-root trixie
-test-plasma-lockscreen67: plasma-alert
+	ALARMD="$$($(SWIFT) build --show-bin-path)/alarmd" PLASMA6_BUILD="$(PLASMA6_BUILD)" Tests/desktop/plasma/lockscreen-root trixie
+test-plasma-lockscreen67: plasma6-applet
 	$(SWIFT_BUILD) --product alarmd
-	ALARMD="$$($(SWIFT) build --show-bin-path)/alarmd" ALERT_BUILD="$(ALERT_BUILD)" Tests/desktop/plasma/lockscreen-root forky
+	ALARMD="$$($(SWIFT) build --show-bin-path)/alarmd" PLASMA6_BUILD="$(PLASMA6_BUILD)" Tests/desktop/plasma/lockscreen-root forky
 
 # The GNOME Shell extension through eslint with GNOME's rules (applets/gnome-shell/.eslintrc.yml), both
 # variants: 43's rules for gnome43/, ES modules for the model and gnome45/; zero findings; and a file for
@@ -358,7 +380,7 @@ uninstall:
 
 clean:
 	$(SWIFT) package clean
-	rm -rf $(RELEASE_SCRATCH) $(PLASMA_BUILD) $(PLASMA_BUILD).log
+	rm -rf $(RELEASE_SCRATCH) $(PLASMA_BUILD) $(PLASMA_BUILD).log $(PLASMA6_BUILD)
 
 # Crash consistency (docs/crash-consistency.md): alarmd killed with SIGKILL at seeded instants while
 # four clients call it, CRASH_ROUNDS times (default 200), its store checked after every restart.

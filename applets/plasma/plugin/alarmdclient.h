@@ -11,6 +11,7 @@
 #include <QtCore/QAbstractListModel>
 #include <QtCore/QHash>
 #include <QtCore/QObject>
+#include <QtCore/QSet>
 #include <QtCore/QTimer>
 #include <QtCore/QVariantMap>
 #include <QtCore/QVector>
@@ -145,6 +146,9 @@ Q_SIGNALS:
     void panelChanged();
     /** A call alarmd (or the bus) refused: method is the D-Bus member, message its error. */
     void callFailed(const QString &method, const QString &message);
+    /** An alarm began ringing (State alerting): once per alerting episode, which ends when it leaves
+     *  that state. The QML opens the popup. title is "" when the alarm has none. */
+    void alertStarted(const QString &id, const QString &title);
 
 private Q_SLOTS:
     void onOwnerChanged(const QString &name, const QString &oldOwner, const QString &newOwner);
@@ -152,6 +156,8 @@ private Q_SLOTS:
     void onInterfacesRemoved(const QDBusMessage &message);
     void onPropertiesChanged(const QDBusMessage &message);
     void onAlarmRemoved(const QString &id, const QString &appId, const QString &reason);
+    void onScreenSaverActiveChanged(bool active);
+    void onScreenSaverOwnerChanged(const QString &name, const QString &oldOwner, const QString &newOwner);
 
 private:
     void refresh();
@@ -162,6 +168,9 @@ private:
     void callAlarm(const QString &method, const QString &id);
     void watchCall(const QDBusPendingCall &call, const QString &method);
     void activateAppAction(const AlarmdAlarm &alarm, const QString &action);
+    void followAlerts();
+    void askScreenLocked();
+    void startLockScreenAlert(const QString &id);
     QString alarmPath(const QString &id) const;
 
     QDBusConnection m_bus;
@@ -178,6 +187,13 @@ private:
     bool m_changedWhilePaging = false;  // a signal came meanwhile: page again afterwards
     QTimer m_tick;
     AlarmdPanel m_panel;
+    // Alerting episodes: the ids alerting as last seen, and those whose episode has started the
+    // lock-screen alert (org.freedesktop.ScreenSaver's Active, followed by its signal).
+    QSet<QString> m_alerting;
+    QSet<QString> m_lockAlerted;
+    bool m_screenLocked = false;
+    quint64 m_lockQuery = 0;  // a newer GetActive or the screen saver's exit makes older replies stale
+    QDBusServiceWatcher *m_screenSaverWatcher = nullptr;
 };
 
 #endif

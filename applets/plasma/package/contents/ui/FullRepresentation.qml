@@ -80,6 +80,11 @@ Item {
             ListView {
                 id: list
                 model: client.alarms
+                // Ringing alarms come first: show them when one begins (the popup opens for it).
+                Connections {
+                    target: full.client
+                    function onAlertStarted() { list.positionViewAtBeginning() }
+                }
                 spacing: PlasmaCore.Units.largeSpacing
                 clip: true
                 delegate: AlarmRow {

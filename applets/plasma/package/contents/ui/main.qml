@@ -17,6 +17,9 @@ Item {
     Alarmd.Client {
         id: alarmd
         onCallFailed: root.lastError = i18nc("@info %1 is a D-Bus method, %2 the error", "%1 failed: %2", method, message)
+        // A ringing alarm opens the popup (once per alerting episode), with its title, Stop and Snooze
+        // first in the list: the applet is not a notification, Do Not Disturb does not hold it back.
+        onAlertStarted: Plasmoid.expanded = true
     }
 
     property string lastError: ""

@@ -1,0 +1,709 @@
+# SPDX-FileCopyrightText: 2026 The alarmd developers <alarmd@alarmd.org>
+# SPDX-License-Identifier: LGPL-2.1-or-later
+"""The checks of the Plasma suites, written once: what a user of the applet would notice, read from
+screenshots (tesseract) and clicked with xdotool, against the real alarmd.
+
+The suites differ in their session only: Tests/desktop/plasma/run starts Plasma 5.27 on this machine,
+run-root starts Plasma 6.3 (trixie) or 6.7 (forky) in a Debian root. A session gives the checks: art
+(the screenshots' folder), work (a scratch folder of the host), version (5, 6), screenshot(label),
+spawn(name, argv, extra), stop(name, p, sig), run(argv), xdotool(*args), click(x, y), busctl(*args),
+name_owner(name), pid_of(unique), connections_of(pid), app_pid(p, comm) (the PID the bus reports for
+a process it spawned), cmdline(pid), monitor_log, schedule(...), alarm_prop(id, prop), alarms(),
+call(method, id), alarmd, start_alarmd(*args), start_plasmashell() and optionally
+do_not_disturb() (turns it on as a user does; returns what says it is on), lock_screen() and
+lock_alert_runs() (the arguments each run of the lock-screen alert's stand-in recorded).
+"""
+import json
+import os
+import re
+import signal
+import subprocess
+import time
+import traceback
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.abspath(os.path.join(HERE, '..', '..', '..'))
+APPLET = 'org.alarmd.plasmoid'
+# The QML packages: Plasma 5.27's and Plasma 6's; one translation template for both.
+PACKAGES = {5: os.path.join(ROOT, 'applets', 'plasma', 'package'), 6: os.path.join(ROOT, 'applets', 'plasma', 'package6')}
+POT = os.path.join(ROOT, 'applets', 'plasma', 'po', f'plasma_applet_{APPLET}.pot')
+BUS = 'org.alarmd.AlarmManager1'
+MGR = ['org.alarmd.AlarmManager1', '/org/alarmd/AlarmManager1', 'org.alarmd.AlarmManager1']
+W, H = 1280, 800
+WIN = (0, 0, 560, 720)  # where plasmawindowed's window is put (x, y, w, h of its contents)
+VIEW = (0, 30, 560, 720)  # its contents on the screen, below kwin's title bar
+TOP = (0, 30, 560, 160)  # the first rows of the list
+PANEL = (0, H - 44, W, 44)  # plasmashell's default panel, at the bottom
+T0 = time.monotonic()
+
+
+def log(msg):
+    print(f'[{time.monotonic() - T0:6.1f}s] {msg}', flush=True)
+
+
+class Fail(Exception):
+    pass
+
+
+def wait_for(what, predicate, timeout=10.0, interval=0.1):
+    """Polls predicate until it returns something truthy, or fails after timeout seconds."""
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            last = predicate()
+        except Fail:
+            last = None
+        if last:
+            return last
+        if time.monotonic() > deadline:
+            raise Fail(f'timed out after {timeout:.0f}s waiting for {what}')
+        time.sleep(interval)
+
+# --- reading the screen ----------------------------------------------------------------------
+def ocr_words(png, crop, scale=3, negate=False, threshold=False, blue=False, psm=11, lanczos=False, border=0):
+    """tesseract word boxes of a region (x, y, w, h), cropped, upscaled and in grey (Plasma's fonts are
+    small): [(text, x, y, w, h)] in screen coordinates. blue: the grey of the blue channel alone, where
+    orange text (the warning phase) is as dark as black text on Breeze's light grey. psm: tesseract's
+    page segmentation (11: sparse words; 7: one line). lanczos, border: a sharper upscale and a white margin
+    around it, which small panel text (Plasma 6's) needs to be read."""
+    x0, y0, w, h = crop
+    tmp = png[:-4] + f'-ocr-{x0}-{y0}-{scale}.png'
+    grey = ['-channel', 'B', '-separate', '+channel'] if blue else ['-colorspace', 'Gray']
+    args = (['convert', png, '-crop', f'{w}x{h}+{x0}+{y0}', '+repage'] + (['-filter', 'Lanczos'] if lanczos else [])
+            + ['-resize', f'{scale * 100}%'] + grey)
+    if negate:
+        args.append('-negate')
+    if threshold:
+        args += ['-threshold', '60%' if not negate else '50%']
+    if border:
+        args += ['-bordercolor', 'white', '-border', str(border)]
+    subprocess.run(args + [tmp], check=True)
+    # One thread: on a loaded machine tesseract's OpenMP threads make it several times slower.
+    r = subprocess.run(['tesseract', tmp, '-', '--psm', str(psm), 'tsv'], capture_output=True, text=True,
+                       env=dict(os.environ, OMP_THREAD_LIMIT='1'))
+    os.unlink(tmp)
+    words = []
+    for line in r.stdout.splitlines()[1:]:
+        f = line.split('\t')
+        if len(f) == 12 and f[11].strip() and float(f[10]) > 0:
+            words.append((f[11].strip(), x0 + (int(f[6]) - border) // scale, y0 + (int(f[7]) - border) // scale,
+                          int(f[8]) // scale, int(f[9]) // scale))
+    return words
+
+
+def merge_words(*readings):
+    """The words of several readings of one image, each once (same text at about the same place)."""
+    out = []
+    for words in readings:
+        for w in words:
+            if not any(w[0] == v[0] and abs(w[1] - v[1]) < 8 and abs(w[2] - v[2]) < 6 for v in out):
+                out.append(w)
+    return sorted(out, key=lambda w: (w[2] // 8, w[1]))
+
+
+def text_of(words):
+    return ' '.join(w[0] for w in words)
+
+
+def find_word(words, pattern):
+    for w in words:
+        if re.search(pattern, w[0]):
+            return w
+    return None
+
+
+def pixels(png, crop):
+    x, y, w, h = crop
+    r = subprocess.run(['convert', png, '-crop', f'{w}x{h}+{x}+{y}', '+repage', 'txt:-'], capture_output=True,
+                       text=True, check=True)
+    out = []
+    for line in r.stdout.splitlines()[1:]:
+        m = re.search(r'\((\d+(?:\.\d+)?),(\d+(?:\.\d+)?),(\d+(?:\.\d+)?)', line)
+        if m:
+            out.append(tuple(int(float(v)) for v in m.groups()))
+    return out
+
+
+def count_near(pix, rgb, tol=40):
+    return sum(1 for p in pix if all(abs(a - b) <= tol for a, b in zip(p, rgb)))
+
+
+COUNTDOWN = r'^\d{1,2}:\d\d$'
+# How long a check waits for the screen to show something: generous, as a loaded machine takes seconds
+# per screenshot and OCR (a check that passes returns as soon as it sees it).
+SHOW = 20
+RED, ORANGE = (0xff, 0x3b, 0x30), (0xff, 0x95, 0x00)
+
+
+class Checks:
+    def __init__(self, s):
+        self.s = s
+        self.results = []
+        # Where the panel is: at the bottom, its height the session's Plasma's.
+        self.PANEL = getattr(s, 'panel', PANEL)
+
+    def check(self, name, fn):
+        t = time.monotonic()
+        try:
+            fn()
+            ok = True
+            log(f'PASS {name} ({time.monotonic() - t:.1f}s)')
+        except Exception as e:
+            ok = False
+            log(f'FAIL {name}: {e}')
+            if not isinstance(e, Fail):
+                traceback.print_exc()
+            try:
+                self.s.screenshot('failure')
+            except Exception:
+                pass
+        self.results.append((name, ok))
+        return ok
+
+    def pot_current(self):
+        """The template holds every string of both QML packages (and the plugin's, which has none)."""
+        def msgids(path):
+            with open(path, encoding='utf-8') as f:
+                return set(re.findall(r'^msgid "(.+)"$', f.read(), re.M))
+        tmp = os.path.join(self.s.work, 'applet.pot')
+        sources = sorted(os.path.join(d, f) for pkg in PACKAGES.values() for d, _, files in os.walk(pkg)
+                         for f in files if f.endswith('.qml'))
+        plugin = os.path.join(ROOT, 'applets', 'plasma', 'plugin')
+        sources += sorted(os.path.join(plugin, f) for f in os.listdir(plugin) if f.endswith('.cpp'))
+        subprocess.run(['xgettext', '--from-code=UTF-8', '-C', '--kde', '-ci18n', '-ki18n:1', '-ki18nc:1c,2', '-ki18np:1,2',
+                        '-ki18ncp:1c,2,3', '-o', tmp] + sources, check=True, capture_output=True)
+        want = msgids(tmp)
+        have = msgids(POT)
+        if want != have:
+            raise Fail(f'the .pot is stale (make plasma-pot): missing {sorted(want - have)}, extra {sorted(have - want)}')
+        print(f'    {len(want)} strings from {len(sources)} files')
+
+    # --- plasmawindowed: the full view ----------------------------------------------------------
+    # How the window is read: scale, and whether in black and white (60 %). A short bold title just above
+    # a progress bar ("Soup") can be missed in grey, where the bar's track joins the line; black and white
+    # drops the track (and the grey placeholder with it, which grey reads).
+    PLAIN, MORE = ((3, False),), ((3, True), (4, False))
+
+    def read(self, label, crop=None, ways=PLAIN):
+        """A screenshot of the applet's window and its words, in reading order."""
+        png = self.s.screenshot(label)
+        return png, self.more(png, [], crop, ways)
+
+    def more(self, png, words, crop=None, ways=MORE):
+        """words, with what other ways of reading png find besides."""
+        words = list(words)
+        for scale, bw in ways:
+            for w in ocr_words(png, crop or VIEW, scale=scale, threshold=bw):
+                if not any(w[0] == v[0] and abs(w[1] - v[1]) < 8 and abs(w[2] - v[2]) < 6 for v in words):
+                    words.append(w)
+        words.sort(key=lambda w: (w[2] // 8, w[1]))
+        return words
+
+    def read_until(self, label, ok):
+        """read(label), at a second scale too when ok(words) does not hold at the first; (png, words) or None."""
+        png, words = self.read(label)
+        if not ok(words):
+            words = self.more(png, words)
+        return (png, words) if ok(words) else None
+
+    def shows(self, label, *patterns, timeout=SHOW):
+        return wait_for(f'the applet showing {patterns}', lambda: self.read_until(
+            label, lambda words: all(re.search(p, text_of(words)) for p in patterns)), timeout=timeout, interval=0.3)
+
+    def row_button(self, words, title, button):
+        """The button `button` in the row of the alarm titled `title` (below the title, within 70 px)."""
+        t = find_word(words, f'^{title}$')
+        if not t:
+            return None
+        return next((w for w in words if w[0] == button and t[2] < w[2] < t[2] + 70), None)
+
+    def click_word(self, w):
+        self.s.click(w[1] + w[3] // 2, w[2] + w[4] // 2)
+
+    def click_row_button(self, label, title, button):
+        png, words = wait_for(f'{button} in the row of {title}', lambda: self.read_until(
+            label, lambda words: self.row_button(words, title, button)), timeout=SHOW, interval=0.3)
+        self.click_word(self.row_button(words, title, button))
+
+    def start_windowed(self):
+        self.before = self.s.schedule('title', 's', 'Dentist', 'fixed_date', 'x', str(int(time.time()) + 3 * 3600 + 120))
+        self.tea = self.s.schedule('title', 's', 'Tea', 'duration', 's', '25m')
+        t = time.monotonic()
+        self.win = self.s.spawn('plasmawindowed', ['plasmawindowed', APPLET])
+        self.win_pid = wait_for('plasmawindowed\'s process', lambda: self.s.app_pid(self.win, 'plasmawindowed'), timeout=10)
+        wid = wait_for('the plasmawindowed window', lambda: self.s.xdotool('search', '--onlyvisible', '--pid',
+                       str(self.win_pid), check=False).stdout.split(), timeout=30, interval=0.3)[-1]
+        # Placed and sized, until the window has that size: a request made while the window is being
+        # mapped can be lost (seen in Plasma 6.7, where the window then kept its own 360x352).
+        def placed():
+            m = re.search(r'Geometry: (\d+)x(\d+)', self.s.xdotool('getwindowgeometry', wid, check=False).stdout)
+            if m and (int(m.group(1)), int(m.group(2))) == (WIN[2], WIN[3]):
+                return True
+            self.s.xdotool('windowmove', wid, str(WIN[0]), str(WIN[1]))
+            self.s.xdotool('windowsize', wid, str(WIN[2]), str(WIN[3]))
+            return False
+        wait_for(f'the window sized {WIN[2]}x{WIN[3]}', placed, timeout=15, interval=0.5)
+        self.wid = wid
+        png, words = self.shows('windowed-start', r'\bTea\b', r'\bDentist\b', timeout=30)
+        log(f'plasmawindowed shows the list {time.monotonic() - t:.1f}s after start')
+        print(f'    {text_of(words)!r}')
+        conns = self.s.connections_of(self.win_pid)
+        if not conns:
+            raise Fail('plasmawindowed has no bus connection')
+        self.applet_conns = conns
+
+    def listed_after(self):
+        self.soup = self.s.schedule('title', 's', 'Soup', 'duration', 's', '10m')
+        png, words = self.shows('soup-added', r'\bSoup\b', r'\bTea\b', r'\bDentist\b')
+        for want in (r'\bPause\b', r'\bCancel\b', r'\bNew\b', r'25\s*min'):
+            if not re.search(want, text_of(words)):
+                raise Fail(f'the popup does not show {want!r}: {text_of(words)!r}')
+
+    def _tea_left(self, words):
+        t = find_word(words, r'^Tea$')
+        if not t:
+            return None
+        left = next((w for w in words if re.match(COUNTDOWN, w[0]) and abs(w[2] - t[2]) < 10), None)
+        return left[0] if left else None
+
+    def ticking(self):
+        first = wait_for('Tea\'s time left', lambda: self._tea_left(self.read('tea-left')[1]), timeout=SHOW, interval=0.3)
+        if not re.match(r'^(25:00|24:[0-5]\d)$', first):
+            raise Fail(f'Tea shows {first}, expected about 25:00')
+        second = wait_for('Tea\'s time left to change', lambda: (lambda c: c if c and c != first else None)(
+            self._tea_left(self.read('tea-left-later')[1])), timeout=SHOW, interval=0.3)
+        print(f'    read {first}, then {second}')
+
+    def pause_resume_cancel(self):
+        self.click_row_button('soup-pause', 'Soup', 'Pause')
+        wait_for('Soup paused after Pause (busctl)', lambda: self.s.alarm_prop(self.soup, 'State') == 'paused', timeout=10)
+        png, words = self.shows('soup-paused', r'Paused')
+        self.click_row_button('soup-resume', 'Soup', 'Resume')
+        wait_for('Soup counting down after Resume (busctl)', lambda: self.s.alarm_prop(self.soup, 'State') == 'countdown',
+                 timeout=5)
+        self.click_row_button('soup-cancel', 'Soup', 'Cancel')
+        wait_for('Soup gone after Cancel (busctl)', lambda: self.soup not in [a['Id'] for a in self.s.alarms()], timeout=10)
+        wait_for('Soup gone from the list (Tea still there)', lambda: (lambda t: 'Soup' not in t and 'Tea' in t)(
+            text_of(self.read('soup-cancelled', ways=Checks.PLAIN + Checks.MORE)[1])), timeout=SHOW, interval=0.3)
+
+    def snooze(self):
+        self.pasta = self.s.schedule('title', 's', 'Pasta', 'duration', 'u', '2')
+        wait_for('Pasta alerting (busctl)', lambda: self.s.alarm_prop(self.pasta, 'State') == 'alerting', timeout=10,
+                 interval=0.2)
+        png, words = self.shows('pasta-ringing', r'\bPasta\b', r'Ringing', r'\bSnooze\b', r'\bStop\b')
+        self.click_row_button('pasta-snooze', 'Pasta', 'Snooze')
+        wait_for('Pasta counting down after Snooze (busctl)', lambda: self.s.alarm_prop(self.pasta, 'State') == 'countdown',
+                 timeout=5)
+        self.s.call('Cancel', self.pasta)
+
+    def stop(self):
+        self.rice = self.s.schedule('title', 's', 'Rice', 'duration', 'u', '2')
+        wait_for('Rice alerting (busctl)', lambda: self.s.alarm_prop(self.rice, 'State') == 'alerting', timeout=10,
+                 interval=0.2)
+        self.click_row_button('rice-stop', 'Rice', 'Stop')
+        wait_for('Rice gone after Stop (busctl)', lambda: self.rice not in [a['Id'] for a in self.s.alarms()], timeout=10)
+        wait_for('Rice gone from the list', lambda: 'Rice' not in text_of(self.read('rice-stopped', ways=Checks.PLAIN + Checks.MORE)[1]), timeout=SHOW,
+                 interval=0.3)
+
+    def quick_and_typed(self):
+        before = [a['Id'] for a in self.s.alarms()]
+        png, words = self.read('quick')
+        one = next((w for i, w in enumerate(words) if w[0] == '1' and i + 1 < len(words)
+                    and words[i + 1][0].startswith('min')), None)
+        if one is None:
+            raise Fail(f'no "1 min" button in {text_of(words)!r}')
+        self.click_word(one)
+        new = wait_for('a new timer (busctl GetAlarms)', lambda: [a for a in self.s.alarms() if a['Id'] not in before],
+                       timeout=5)
+        if not (len(new) == 1 and new[0]['Kind'] == 'timer' and new[0]['total'] == 60 and new[0]['title'] == 'Timer'):
+            raise Fail(f'expected one 60-second "Timer", got {new}')
+        self.s.call('Cancel', new[0]['Id'])
+        # The entry's placeholder "Timer… (e.g. …)" is the last "Timer" word (titles and the heading come first).
+        entry = [w for w in words if w[0].startswith('Timer')][-1]
+        self.click_word(entry)
+        self.s.xdotool('type', '5x')
+        self.s.xdotool('key', 'Return')
+        self.shows('typed-error', r'not a duration')
+        before = [a['Id'] for a in self.s.alarms()]
+        self.s.xdotool('key', 'BackSpace', 'BackSpace')
+        self.s.xdotool('type', '1h30m')
+        self.s.xdotool('key', 'Return')
+        new = wait_for('a 1h30m timer (busctl GetAlarms)', lambda: [a for a in self.s.alarms() if a['Id'] not in before],
+                       timeout=5)
+        if not (len(new) == 1 and new[0]['total'] == 5400):
+            raise Fail(f'expected one 5400-second timer, got {new}')
+        print(f'    "1 min" scheduled a 60 s Timer; "5x" refused with an error line; "1h30m" scheduled {new[0]["Id"]}')
+        self.s.call('Cancel', new[0]['Id'])
+
+    def method_calls(self, since, until):
+        """Method calls on the bus between two wall-clock times, as (sender, destination, member)."""
+        calls = []
+        with open(self.s.monitor_log, errors='replace') as f:
+            for line in f:
+                m = re.match(r'method call time=(\d+\.\d+) sender=(\S+) -> destination=(\S+) .*member=(\S+)', line)
+                if m and since <= float(m.group(1)) <= until:
+                    calls.append((m.group(2), m.group(3), m.group(4)))
+        return calls
+
+    def idle_no_calls(self, label, conns, read_time):
+        alarmd_names = {BUS, self.s.name_owner(BUS)}
+        # Positive control: the monitor saw the applet's own calls to alarmd before (its first read).
+        seen = [c for c in self.method_calls(0, time.time()) if c[0] in conns and c[1] in alarmd_names]
+        if not seen:
+            raise Fail(f'positive control: the monitor saw no call of the applet ({conns}) to alarmd at all')
+        start = time.time()
+        first = wait_for('a time shown', lambda: read_time(f'{label}-idle-start'), timeout=SHOW, interval=0.3)
+        shown = {first}
+        # At least six seconds, and until the time shown has changed twice (a loaded machine reads slowly).
+        while time.time() - start < 6 or (len(shown) < 3 and time.time() - start < 30):
+            v = read_time(f'{label}-idle')
+            if v:
+                shown.add(v)
+        end = time.time()
+        time.sleep(0.5)  # dbus-monitor writes what it saw in the window
+        calls = self.method_calls(start, end)
+        to_alarmd = [c for c in calls if c[1] in alarmd_names]
+        mine = [c for c in calls if c[0] in conns]
+        print(f'    {end - start:.1f}s idle: countdown showed {sorted(shown)}; method calls to alarmd: '
+              f'{len(to_alarmd)}; from the applet\'s connection {conns}: {len(mine)} {mine[:5]}; '
+              f'earlier calls of the applet to alarmd: {sorted(set(c[2] for c in seen))}')
+        if len(shown) < 3:
+            raise Fail(f'the countdown did not tick during the idle window: {sorted(shown)}')
+        if to_alarmd or [c for c in mine if c[1] != 'org.freedesktop.DBus']:
+            raise Fail(f'method calls while idle: {to_alarmd + mine}')
+
+    def restart(self):
+        # alarmd killed: "not running" with Start, the list emptied. alarmd started again, this time
+        # refusing replies over 4 KiB (its test option), so that GetManagedObjects is refused for size
+        # and the applet pages with GetAlarmsPage: the list is right again, and the new alarmd's
+        # signals arrive.
+        # Lamp2…Lamp4: tesseract reads a bold "Lamp1" as "Lampl" in Plasma 6's font.
+        lamps = [self.s.schedule('title', 's', f'Lamp{n + 1}', 'subtitle', 's', 'x' * 250, 'fixed_date', 'x',
+                                 str(int(time.time()) + (4 + n) * 3600)) for n in range(1, 4)]
+        self.shows('lamps', r'\bLamp4\b')
+        self.s.stop('alarmd', self.s.alarmd, signal.SIGKILL)
+        wait_for('alarmd off the bus', lambda: not self.s.name_owner(BUS), timeout=5)
+        png, words = self.shows('not-running', r'not running', r'\bStart\b')
+        if find_word(words, r'^Tea$'):
+            raise Fail('Tea still listed while alarmd is not running')
+        since = time.time()
+        self.s.start_alarmd('--max-reply-bytes', '4096')
+        png, words = self.shows('restarted', r'\bTea\b', r'\bDentist\b', r'\bLamp2\b', r'\bLamp3\b', r'\bLamp4\b')
+        time.sleep(0.3)
+        reads = [c[2] for c in self.method_calls(since, time.time()) if c[0] in self.applet_conns
+                 and c[2] in ('GetManagedObjects', 'GetAlarmsPage')]
+        print(f'    killed, "not running" shown, restarted: {text_of(words)!r}; the applet read with {reads}')
+        if reads[:1] != ['GetManagedObjects'] or 'GetAlarmsPage' not in reads:
+            raise Fail(f'expected GetManagedObjects refused, then GetAlarmsPage: {reads}')
+        kettle = self.s.schedule('title', 's', 'Kettle', 'duration', 'u', '400')
+        self.shows('after-restart-new', r'\bKettle\b', r'\bTea\b')
+        for id in lamps + [kettle]:
+            self.s.call('Cancel', id)
+        wait_for('Kettle and the lamps gone', lambda: (lambda t: 'Kettle' not in t and 'Lamp' not in t)(
+            text_of(self.read('kettle-gone', ways=Checks.PLAIN + Checks.MORE)[1])), timeout=SHOW, interval=0.3)
+
+    def activation(self):
+        old = self.s.name_owner(BUS)
+        old_pid = self.s.pid_of(old)
+        self.s.stop('alarmd', self.s.alarmd)
+        wait_for('alarmd off the bus', lambda: not self.s.name_owner(BUS), timeout=5)
+        png, words = self.shows('start-offered', r'not running', r'\bStart\b')
+        self.click_word(find_word(words, r'^Start$'))
+        new = wait_for('alarmd back through activation', lambda: self.s.name_owner(BUS), timeout=10)
+        pid = self.s.pid_of(new)
+        cmd = self.s.cmdline(pid)
+        if pid == old_pid or '--bus-address' in cmd:
+            raise Fail('the alarmd now on the bus is not the activated one')
+        self.shows('activated', r'\bTea\b', r'\bDentist\b')
+        print(f'    alarmd {old_pid} stopped; "Start alarmd" activated {pid}: {cmd}')
+
+    def windowed(self):
+        if not self.check('plasmawindowed: lists an alarm and a timer that existed before start', self.start_windowed):
+            return
+        self.check('plasmawindowed: lists an alarm added afterwards, with its buttons', self.listed_after)
+        self.check('plasmawindowed: the countdown ticks', self.ticking)
+        self.check('plasmawindowed: idle: countdown ticks, no method call to alarmd',
+                   lambda: self.idle_no_calls('windowed', self.applet_conns,
+                                              lambda label: self._tea_left(self.read(label, TOP)[1])))
+        self.check('plasmawindowed: Pause, Resume, Cancel clicks act', self.pause_resume_cancel)
+        self.check('plasmawindowed: a ringing alarm shows; Snooze acts', self.snooze)
+        self.check('plasmawindowed: Stop acts', self.stop)
+        self.check('plasmawindowed: quick timer and typed duration', self.quick_and_typed)
+        self.check('plasmawindowed: alarmd killed: not running; restarted: the list again (paged)', self.restart)
+        self.check('plasmawindowed: Start alarmd activates it', self.activation)
+        self.s.stop('plasmawindowed', self.win)
+
+    # --- plasmashell: the compact view in a real panel -------------------------------------------
+    def shell_script(self, script):
+        r = self.s.busctl('call', 'org.kde.plasmashell', '/PlasmaShell', 'org.kde.PlasmaShell', 'evaluateScript', 's',
+                          script, check=False)
+        if r.returncode != 0:
+            raise Fail(f'evaluateScript: {r.stderr.strip()}')
+        return json.loads(r.stdout.strip()[2:]) if r.stdout.startswith('s ') else r.stdout
+
+    def panel_read(self, label):
+        """The panel's words (it sits at the bottom of the screen), and the screenshot."""
+        png = self.s.screenshot(label)
+        dark = sum(sum(p) for p in pixels(png, (W // 2, self.PANEL[1] + 2, 40, 4))) / (3 * 160) < 128
+        # Three readings: the blue channel (orange text is dark in it), and sharper, larger, with a margin,
+        # in grey and in blue (Plasma 6's panel text is small).
+        words = merge_words(ocr_words(png, self.PANEL, negate=dark, blue=True),
+                            ocr_words(png, self.PANEL, negate=dark, scale=5, lanczos=True, border=40),
+                            ocr_words(png, self.PANEL, negate=dark, blue=True, scale=5, lanczos=True, border=40))
+        return png, words
+
+    def panel_countdown(self, words, label):
+        """The time right of the compact label `label` in the panel ("TEA 24:59"), or None."""
+        l = find_word(words, f'^{label}$')
+        if not l:
+            return None
+        t = next((w for w in words if re.match(COUNTDOWN, w[0]) and 0 < w[1] - (l[1] + l[3]) < 30), None)
+        return (t[0], l, t) if t else None
+
+    def start_shell(self):
+        self.tea2 = self.s.schedule('title', 's', 'Tea', 'duration', 's', '25m', 'compact_label', 's', 'TEA')
+        t = time.monotonic()
+        self.shell = self.s.start_plasmashell()
+        wait_for('plasmashell on the bus', lambda: self.shell.poll() is None and self.s.name_owner('org.kde.plasmashell'),
+                 timeout=60, interval=0.3)
+        wait_for('a panel (evaluateScript: panels().length)', lambda: re.search(r'[1-9]', str(self.shell_script(
+                 'print(panels().length)'))), timeout=60, interval=0.5)
+        self.shell_script(f'panels()[0].addWidget("{APPLET}")')
+        png, words = wait_for('TEA and its countdown in the panel', lambda: (lambda r: r if self.panel_countdown(r[1], 'TEA')
+                              else None)(self.panel_read('panel-start')), timeout=60, interval=0.5)
+        log(f'plasmashell panel shows the applet {time.monotonic() - t:.1f}s after start')
+        print(f'    panel: {text_of(words)!r}')
+        self.shell_pid = wait_for('plasmashell\'s process', lambda: self.s.app_pid(self.shell, 'plasmashell'), timeout=10)
+        self.shell_conns = self.s.connections_of(self.shell_pid)
+
+    def panel_ticking(self):
+        first = wait_for('TEA\'s time in the panel', lambda: self.panel_countdown(self.panel_read('panel-tea')[1], 'TEA'),
+                         timeout=SHOW, interval=0.3)[0]
+        if not re.match(r'^(25:00|24:[0-5]\d)$', first):
+            raise Fail(f'the panel shows {first}, expected about 25:00')
+        second = wait_for('the panel\'s countdown to change', lambda: (lambda c: c[0] if c and c[0] != first else None)(
+            self.panel_countdown(self.panel_read('panel-tea-later')[1], 'TEA')), timeout=SHOW, interval=0.3)
+        print(f'    read TEA {first}, then TEA {second}')
+
+    def _label_box(self, words, label):
+        l = find_word(words, f'^{label}$')
+        c = self.panel_countdown(words, label)
+        x1 = (c[2][1] + c[2][3]) if c else l[1] + l[3]
+        return (l[1] - 2, self.PANEL[1] + 4, x1 - l[1] + 4, self.PANEL[3] - 8)
+
+    def panel_warning_ringing(self):
+        eggs = self.s.schedule('title', 's', 'Eggs', 'duration', 'u', '30', 'warning_threshold', 'u', '15',
+                               'compact_label', 's', 'BOIL')
+        png, words = wait_for('BOIL and its countdown in the panel', lambda: (lambda r: r if self.panel_countdown(r[1], 'BOIL')
+                              else None)(self.panel_read('panel-eggs')), timeout=SHOW, interval=0.3)
+        if self.s.alarm_prop(eggs, 'Phase') != 'normal':
+            raise Fail('Eggs left the normal phase too early for the control')
+        normal = count_near(pixels(png, self._label_box(words, 'BOIL')), ORANGE)
+        wait_for('Phase warning (busctl)', lambda: self.s.alarm_prop(eggs, 'Phase') == 'warning', timeout=20)
+        png, words = wait_for('BOIL in the panel (warning)', lambda: (lambda r: r if self.panel_countdown(r[1], 'BOIL')
+                              else None)(self.panel_read('panel-eggs-warning')), timeout=SHOW, interval=0.3)
+        warning = count_near(pixels(png, self._label_box(words, 'BOIL')), ORANGE)
+        print(f'    orange pixels in BOIL\'s label: normal phase {normal}, warning phase {warning}')
+        if not (normal == 0 and warning >= 20):
+            raise Fail(f'expected no orange before the warning and orange in it (got {normal} → {warning})')
+        wait_for('Eggs alerting (busctl)', lambda: self.s.alarm_prop(eggs, 'State') == 'alerting', timeout=20, interval=0.2)
+        def ringing():
+            # The red pill, found by its colour, then read alone as one line: tesseract misses white
+            # text on red among the panel's dark-on-light words.
+            png = self.s.screenshot('panel-ringing')
+            pix = pixels(png, self.PANEL)
+            red = [i for i, p in enumerate(pix) if all(abs(a - b) <= 30 for a, b in zip(p, RED))]
+            if len(red) < 200:
+                return None
+            xs, ys = [i % W for i in red], [i // W for i in red]
+            box = (min(xs), self.PANEL[1] + min(ys), max(xs) - min(xs) + 1, max(ys) - min(ys) + 1)
+            words = ocr_words(png, box, negate=True, threshold=True, psm=7)
+            return (png, words, len(red), box) if find_word(words, 'Eggs') else None
+        png, words, red, box = wait_for('Eggs titled on red in the panel', ringing, timeout=SHOW, interval=0.3)
+        print(f'    ringing: {text_of(words)!r} on {red} red pixels at {box}')
+        self.s.call('Stop', eggs)
+        wait_for('the panel back on TEA after Stop', lambda: self.panel_countdown(self.panel_read('panel-after-stop')[1], 'TEA')
+                 and not find_word(self.panel_read('panel-after-stop')[1], '^Eggs|^BOIL'), timeout=SHOW, interval=0.3)
+        # Eggs opened the popup when it began ringing (ring_opens_popup checks that): closed again.
+        self.close_popup(self.widget_x())
+
+    def panel_popup(self):
+        # Something of every kind for the picture: an alarm later today or this week, a paused timer.
+        dentist = self.s.schedule('title', 's', 'Dentist', 'fixed_date', 'x', str(int(time.time()) + 3 * 3600 + 120))
+        soup = self.s.schedule('title', 's', 'Soup', 'duration', 's', '10m', 'accent_color', 's', 'green')
+        self.s.call('Pause', soup)
+        # Soup counts down first (shortest), then is paused: the panel goes back to Tea.
+        png, words = wait_for('TEA in the panel again (Soup paused)', lambda: (lambda r: r if self.panel_countdown(r[1], 'TEA')
+                              else None)(self.panel_read('panel-before-click')), timeout=SHOW, interval=0.3)
+        c = self.panel_countdown(words, 'TEA')
+        x = c[1][1]
+        # The popup opens above the widget, over the wallpaper: a click counts when that area changes (a
+        # click a busy Plasma drops is repeated, at most twice).
+        strip = (max(0, min(W - 400, x - 200)), self.PANEL[1] - 200, 400, 8)
+        before = pixels(png, strip)
+        for attempt in range(3):
+            self.s.click(c[1][1] + c[1][3] // 2, c[1][2] + c[1][4] // 2)
+            try:
+                wait_for('the popup to open', lambda: sum(1 for a, b in zip(before, pixels(self.s.screenshot('panel-popup'),
+                         strip)) if a != b) > len(before) // 2, timeout=8, interval=0.3)
+                break
+            except Fail:
+                log(f'the popup did not open after click {attempt + 1}')
+
+        def popup():
+            png = self.s.screenshot('panel-popup')
+            words = ocr_words(png, self.popup_area(x))
+            text = text_of(words)
+            return (png, words) if all(re.search(p, text) for p in (r'\bTea\b', r'\bPause\b', r'\bDentist\b',
+                                                                     r'\bSoup\b', r'Resume')) else None
+        png, words = wait_for('the popup listing Tea, Soup (paused) and Dentist', popup, timeout=SHOW, interval=0.4)
+        print(f'    popup: {text_of(words)!r}')
+        # The user guide's picture (docs/screenshots/plasma-panel.png is a copy): the popup over the panel.
+        top = max(0, min(w[2] for w in words) - 40)
+        docs = os.path.join(self.s.art, 'plasma-panel.png')
+        x0 = self.popup_area(x)[0]
+        subprocess.run(['convert', png, '-crop', f'640x{H - top}+{x0}+{top}', '+repage', '-strip', '+dither',
+                        '-colors', '128', docs], check=True)
+        print(f'    for the README and docs/user-guide.md: {os.path.relpath(docs, ROOT)}')
+        self.close_popup(x)
+        for id in (dentist, soup):
+            self.s.call('Cancel', id)
+
+    # --- a ringing alarm opens the popup ----------------------------------------------------------
+    def popup_area(self, x):
+        """Where the popup of the widget at x opens: above the panel, about the widget."""
+        return (max(0, min(W - 640, x - 320)), 0, 640, self.PANEL[1])
+
+    def popup_words(self, label, x):
+        """The popup's words: those from its heading down (a notification may stand above it)."""
+        png = self.s.screenshot(label)
+        words = ocr_words(png, self.popup_area(x))
+        heading = next((w for i, w in enumerate(words) if w[0] == 'Alarms' and i + 2 < len(words)
+                        and words[i + 1][0] == 'and' and words[i + 2][0].startswith('Timers')), None)
+        return png, [w for w in words if w[2] >= heading[2] - 2] if heading else words
+
+    def popup_open(self, words):
+        """The popup shows its list: its new-timer part is always there."""
+        return bool(re.search(r'\bNew timer\b|\b25 min\b', text_of(words)))
+
+    def close_popup(self, x):
+        """Closes the popup (Escape, else a click on the widget) and waits until it is gone."""
+        self.s.xdotool('key', 'Escape')
+        try:
+            wait_for('the popup to close (Escape)', lambda: not self.popup_open(self.popup_words('popup-closing', x)[1]),
+                     timeout=5, interval=0.3)
+        except Fail:
+            self.s.click(x + 10, self.PANEL[1] + self.PANEL[3] // 2)
+            wait_for('the popup to close (a click on the widget)', lambda: not self.popup_open(
+                self.popup_words('popup-closing', x)[1]), timeout=SHOW, interval=0.3)
+
+    def widget_x(self):
+        """The x of the widget's label in the panel (TEA counts down there)."""
+        png, words = wait_for('TEA in the panel', lambda: (lambda r: r if self.panel_countdown(r[1], 'TEA') else None)(
+            self.panel_read('panel-tea')), timeout=SHOW, interval=0.3)
+        return self.panel_countdown(words, 'TEA')[1][1]
+
+    def ring_opens_popup(self):
+        x = self.widget_x()
+        png, words = self.popup_words('popup-closed', x)
+        if self.popup_open(words):
+            raise Fail(f'the popup is open before anything rings: {text_of(words)!r}')
+        if hasattr(self.s, 'do_not_disturb'):
+            print(f'    Do Not Disturb on: {self.s.do_not_disturb()}')
+        bread = self.s.schedule('title', 's', 'Bread', 'duration', 'u', '2')
+        wait_for('Bread alerting (busctl)', lambda: self.s.alarm_prop(bread, 'State') == 'alerting', timeout=10,
+                 interval=0.2)
+
+        def opened():
+            png, words = self.popup_words('ring-popup', x)
+            ok = self.popup_open(words) and self.row_button(words, 'Bread', 'Stop') and self.row_button(words, 'Bread', 'Snooze')
+            return (png, words) if ok else None
+        png, words = wait_for('the popup open by itself on Bread, with Stop and Snooze', opened, timeout=SHOW, interval=0.4)
+        print(f'    popup: {text_of(words)!r}')
+        if hasattr(self.s, 'lock_alert_runs'):
+            # In the same window as the popup that opened: the screen is not locked, no lock-screen alert.
+            runs = self.s.lock_alert_runs()
+            if runs:
+                raise Fail(f'the lock-screen alert ran with the screen unlocked: {runs}')
+            print('    the screen unlocked: the lock-screen alert did not run')
+        # Once per ringing: closed, the popup stays closed while Bread rings on (the applet redraws every
+        # second meanwhile: Tea counts down), until another alarm, Toast, begins to ring. A read counts when
+        # Toast was still not ringing after it (busctl).
+        self.close_popup(x)
+        toast = self.s.schedule('title', 's', 'Toast', 'duration', 'u', '8')
+        t0, closed = time.monotonic(), []
+        while True:
+            png, words = self.popup_words('popup-stays-closed', x)
+            if self.s.alarm_prop(toast, 'State') == 'alerting':
+                break
+            if self.popup_open(words):
+                raise Fail(f'the popup opened again while Bread rang on: {text_of(words)!r}')
+            closed.append(time.monotonic() - t0)
+            if time.monotonic() - t0 > 30:
+                raise Fail('Toast did not ring within 30 s')
+        if len(closed) < 2 or closed[-1] < 1.5:
+            raise Fail(f'too few reads of the closed popup before Toast rang: at {closed}')
+        print(f'    closed, the popup stayed closed while Bread rang on ({len(closed)} reads over {closed[-1]:.1f}s)')
+
+        def reopened():
+            png, words = self.popup_words('ring-popup-again', x)
+            ok = self.popup_open(words) and self.row_button(words, 'Toast', 'Stop') and self.row_button(words, 'Bread', 'Stop')
+            return (png, words) if ok else None
+        png, words = wait_for('the popup open again on Toast ringing', reopened, timeout=SHOW, interval=0.4)
+        print(f'    Toast rang, the popup opened again: {text_of(words)!r}')
+        self.click_word(self.row_button(words, 'Bread', 'Stop'))
+        wait_for('Bread gone after Stop in the popup (busctl)', lambda: bread not in [a['Id'] for a in self.s.alarms()],
+                 timeout=10)
+        if self.s.alarm_prop(toast, 'State') != 'alerting':
+            raise Fail('Stop on Bread\'s row stopped Toast too')
+        self.s.call('Stop', toast)
+        self.close_popup(x)
+
+    def lock_hook(self):
+        self.widget_x()  # the panel is there, TEA counting down
+        print(f'    {self.s.lock_screen()}')
+        self.s.screenshot('locked')
+        runs = {}
+        for title in ('Muffin', 'Cookie'):
+            id = self.s.schedule('title', 's', title, 'duration', 'u', '2')
+            wait_for(f'{title} alerting (busctl)', lambda: self.s.alarm_prop(id, 'State') == 'alerting', timeout=10,
+                     interval=0.2)
+            want = f'--alarm {id}'
+            wait_for(f'the lock-screen alert started for {title} ({want})', lambda: want in self.s.lock_alert_runs(),
+                     timeout=SHOW, interval=0.2)
+            runs[title] = (id, want)
+        # Muffin kept ringing while Cookie began and the applet redrew every second (TEA counts down):
+        # once per alarm and episode.
+        seen = self.s.lock_alert_runs()
+        print(f'    the stand-in ran: {seen}')
+        for title, (id, want) in runs.items():
+            if seen.count(want) != 1:
+                raise Fail(f'the lock-screen alert ran {seen.count(want)} times for {title}: {seen}')
+            self.s.call('Stop', id)
+        self.s.screenshot('locked-after')
+
+    def shell(self):
+        if not self.check('plasmashell: the applet in a real panel shows the soonest countdown with its label',
+                          self.start_shell):
+            return
+        self.check('plasmashell: the panel\'s countdown ticks', self.panel_ticking)
+        self.check('plasmashell: idle: the panel ticks, no method call to alarmd',
+                   lambda: self.idle_no_calls('panel', self.shell_conns,
+                                              lambda label: (self.panel_countdown(self.panel_read(label)[1], 'TEA') or [None])[0]))
+        self.check('plasmashell: warning phase in the accent colour, ringing title on red', self.panel_warning_ringing)
+        self.check('plasmashell: a click opens the popup with the list', self.panel_popup)
+        dnd = ', Do Not Disturb on' if hasattr(self.s, 'do_not_disturb') else ''
+        self.check(f'plasmashell: a ringing alarm opens the popup{dnd}: title, Stop and Snooze; once per ringing; '
+                   'Stop acts', self.ring_opens_popup)
+        if hasattr(self.s, 'lock_screen'):
+            self.check('plasmashell: screen locked, a ringing alarm starts the lock-screen alert once (--alarm ID)',
+                       self.lock_hook)
+
+    def all(self):
+        self.check('translation template is current', self.pot_current)
+        if os.environ.get('PLASMA_TEST_ONLY') != 'shell':
+            self.windowed()
+        for a in self.s.alarms():
+            self.s.call('Cancel', a['Id'])
+        self.shell()
+        return self.results
