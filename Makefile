@@ -183,22 +183,26 @@ install-plasma-applet-if-built:
 
 # The applet in a real Plasma 5.27 under Xvfb with kwin_x11: plasmawindowed, then a plasmashell panel, beside
 # the real alarmd on a private bus (as root: it runs Plasma as the user alarmd-plasma). Screenshots go to
-# test-artifacts/plasma/. Its packages: scripts/install-plasma-deps (part of `make deps`).
+# test-artifacts/plasma/. Its packages: scripts/install-plasma-deps (part of `make deps`). First the
+# plugin's own tests (ctest): the client rules' cases of Tests/cases/client-rules.json on AlarmdClient.
 test-plasma: plasma-applet
+	ctest --test-dir $(PLASMA_BUILD) --output-on-failure
 	$(SWIFT_BUILD) --product alarmd
 	ALARMD="$$($(SWIFT) build --show-bin-path)/alarmd" PLASMA_BUILD="$(PLASMA_BUILD)" Tests/desktop/plasma/run
 
 # The Plasma 6 applet, built in the cached Debian 13 (trixie) build root (scripts/build-in-root: Qt 6.8,
 # KF 6.13, libplasma 6.3) into $(PLASMA6_BUILD), with the same zero-warning rules; then staged there as
 # `cmake --install` puts it under /usr ($(PLASMA6_BUILD)/stage), which the Plasma 6 suites copy into their
-# roots. Needs root (the build root's namespaces).
+# roots; the plugin's own tests (ctest: rulestest, on Qt 6) run there too, as no Qt 6 is here. Needs root
+# (the build root's namespaces).
 plasma6-applet:
 	scripts/build-in-root trixie $(PLASMA6_BUILD) -- sh -c '\
 		cmake -S applets/plasma -B /out -Wdev -Werror=dev -DPLASMA6=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo \
 			-DCMAKE_INSTALL_PREFIX=/usr -DKDE_INSTALL_USE_QT_SYS_PATHS=ON > /out/cmake.log 2>&1 \
 			|| { cat /out/cmake.log >&2; exit 1; }; \
 		if grep -q "CMake Warning" /out/cmake.log; then cat /out/cmake.log >&2; echo "plasma6-applet: cmake warned" >&2; exit 1; fi; \
-		cmake --build /out -j2 && rm -rf /out/stage && DESTDIR=/out/stage cmake --install /out > /out/install.log'
+		cmake --build /out -j2 && ctest --test-dir /out --output-on-failure \
+		&& rm -rf /out/stage && DESTDIR=/out/stage cmake --install /out > /out/install.log'
 
 # The Plasma 6 applet in a real Plasma 6.3 (Debian 13, trixie) under Xvfb with kwin_x11, in the cached desktop
 # root (Tests/desktop/plasma/run-root, as root): the checks of test-plasma, in plasmawindowed and a plasmashell
@@ -224,6 +228,26 @@ plasma-pot:
 		--package-name=plasma-applet-alarmd --msgid-bugs-address=alarmd@alarmd.org \
 		-o - $$(find applets/plasma/package applets/plasma/package6 -name '*.qml' | sort) applets/plasma/plugin/*.cpp; \
 	} > $(PLASMA_POT).new && mv $(PLASMA_POT).new $(PLASMA_POT)
+
+# alarmd-lockscreen-alert (applets/plasma/alert/README.md): a ringing alarm's Stop and Snooze above the
+# Plasma 6 lock screen (KWin's kde_lockscreen_overlay_v1), built for Debian 13 (Qt 6.8, KF 6.13) in its
+# cached build root into $(ALERT_BUILD), warnings and CMake warnings as errors, for /usr/libexec/alarmd.
+# Its suites run it in a real Plasma 6.3 (trixie) or 6.7 (forky) in a Debian root, locked, beside the
+# real alarmd (as root); screenshots go to test-artifacts/plasma-lockscreen-6.3/ (-6.7/).
+ALERT_BUILD = .build-alert
+.PHONY: plasma-alert test-plasma-lockscreen test-plasma-lockscreen67
+plasma-alert:
+	scripts/build-in-root trixie $(ALERT_BUILD) -- sh -c 'cmake -S applets/plasma/alert -B /out -Wdev -Werror=dev \
+		-DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_INSTALL_PREFIX=/usr -DKDE_INSTALL_LIBEXECDIR=libexec \
+		-DKDE_INSTALL_USE_QT_SYS_PATHS=ON > /out/cmake.log 2>&1 || { cat /out/cmake.log; exit 1; }; \
+		if grep -q "CMake Warning" /out/cmake.log; then cat /out/cmake.log; echo "plasma-alert: cmake warned"; exit 1; fi'
+	scripts/build-in-root trixie $(ALERT_BUILD) -- cmake --build /out -j2
+test-plasma-lockscreen: plasma-alert
+	$(SWIFT_BUILD) --product alarmd
+	ALARMD="$$($(SWIFT) build --show-bin-path)/alarmd" ALERT_BUILD="$(ALERT_BUILD)" Tests/desktop/plasma/lockscreen-root trixie
+test-plasma-lockscreen67: plasma-alert
+	$(SWIFT_BUILD) --product alarmd
+	ALARMD="$$($(SWIFT) build --show-bin-path)/alarmd" ALERT_BUILD="$(ALERT_BUILD)" Tests/desktop/plasma/lockscreen-root forky
 
 # The GNOME Shell extension through eslint with GNOME's rules (applets/gnome-shell/.eslintrc.yml), both
 # variants: 43's rules for gnome43/, ES modules for the model and gnome45/; zero findings; and a file for

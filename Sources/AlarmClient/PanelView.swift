@@ -82,7 +82,28 @@ public struct PanelView: Equatable, Sendable {
     static func label(_ a: AlarmSnapshot, compact: Bool) -> String {
         let title = a.title.isEmpty ? (a.isTimer ? "Timer" : "Alarm") : a.title
         if compact, !a.compactLabel.isEmpty { return a.compactLabel }
-        return title.count > 24 ? String(title.prefix(23)) + "…" : title
+        return cut(title, to: 24)
+    }
+
+    /// `s` if it has at most `n` code points, else its first `n - 1` and "…", the cut moved back to
+    /// before a combining mark or zero width joiner it would part from its neighbour. Code points, as
+    /// the GNOME Shell extension and the Plasma applet count (Tests/cases/client-rules.json), so that
+    /// all three cut a title in the same place.
+    static func cut(_ s: String, to n: Int) -> String {
+        let scalars = Array(s.unicodeScalars)
+        guard scalars.count > n else { return s }
+        let joiner: Unicode.Scalar = "\u{200D}"
+        func isMark(_ c: Unicode.Scalar) -> Bool {
+            switch c.properties.generalCategory {
+            case .nonspacingMark, .spacingMark, .enclosingMark: return true
+            default: return false
+            }
+        }
+        var end = n - 1
+        while end > 0, isMark(scalars[end]) || scalars[end] == joiner || scalars[end - 1] == joiner { end -= 1 }
+        var out = String.UnicodeScalarView()
+        out.append(contentsOf: scalars[..<end])
+        return String(out) + "…"
     }
 
     static func tooltipLine(_ a: AlarmSnapshot, now: USec, zone: Zone) -> String {

@@ -7,7 +7,8 @@ import Foundation
 import Testing
 import TestSupport
 
-/// The applet rule of docs/API.md (Drawing a live countdown), computed from properties alone.
+/// AlarmSnapshot and TimeText beyond the shared client rules (remaining time, progress and the
+/// countdown clock are ClientRulesTests', from Tests/cases/client-rules.json).
 struct SnapshotTests {
     static let s = usecPerSecond
 
@@ -22,20 +23,6 @@ struct SnapshotTests {
                                           "Presentation": .vardict(presentation), "Schedule": .vardict(schedule)])
     }
 
-    @Test func remainingAndProgress() {
-        let now: USec = 1_000_000 * Self.s
-        let running = Self.snapshot("countdown", fire: now + 150 * Self.s, total: 600 * Self.s)
-        #expect(running.remaining(at: now) == 150 * Self.s)
-        #expect(running.progress(at: now) == 0.75)
-        #expect(running.remaining(at: now + 200 * Self.s) == 0, "never negative past the end")
-        let paused = Self.snapshot("paused", fire: 0, total: 600 * Self.s, elapsed: 120 * Self.s)
-        #expect(paused.remaining(at: now) == 480 * Self.s && paused.remaining(at: now + 99 * Self.s) == 480 * Self.s, "frozen")
-        #expect(paused.progress(at: now) == 0.2)
-        #expect(Self.snapshot("alerting").progress(at: now) == 1)
-        let scheduled = Self.snapshot("scheduled", fire: now + 3600 * Self.s, kind: "alarm")
-        #expect(scheduled.progress(at: now) == 0 && scheduled.remaining(at: now) == 3600 * Self.s)
-    }
-
     @Test func propertiesChangedMerges() {
         var a = Self.snapshot("countdown", fire: 10, total: 10)
         a.apply(changed: ["State": .string("alerting"), "Phase": .string("warning")])
@@ -44,11 +31,6 @@ struct SnapshotTests {
     }
 
     @Test func timeText() {
-        #expect(TimeText.clock(1_499 * Self.s) == "24:59")
-        #expect(TimeText.clock(1_499 * Self.s + 1) == "25:00", "rounded up: a fresh 25 min timer shows 25:00")
-        #expect(TimeText.clock(1) == "0:01")
-        #expect(TimeText.clock(3723 * Self.s) == "1:02:03")
-        #expect(TimeText.clock(90_061 * Self.s) == "1d 01:01:01")
         let now: USec = 1_000_000 * Self.s
         #expect(TimeText.relative(now + (7 * 3600 + 12 * 60) * Self.s, from: now) == "in 7 h 12 min")
         #expect(TimeText.relative(now + 45 * Self.s, from: now) == "in 45 s")

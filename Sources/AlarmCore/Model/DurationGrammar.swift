@@ -2,7 +2,9 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 
 /// The countdown template's duration strings: plain seconds (`"1500"`) or unit groups in
-/// descending order, each at most once (`"30s"`, `"5m"`, `"1h30m"`, `"2d"`).
+/// descending order, each at most once (`"30s"`, `"5m"`, `"1h30m"`, `"2d"`); surrounding spaces and
+/// tabs are ignored, line ends are not. The clients parse typed timers by the same rule, in gjs and
+/// C++ too: Tests/cases/client-rules.json holds the cases all of them are tested on.
 public enum DurationGrammar {
     /// The longest timer accepted: five years of 365.25 days.
     public static let maximumSeconds: UInt64 = 157_788_000
@@ -15,7 +17,7 @@ public enum DurationGrammar {
     }
 
     public static func parse(_ text: String) -> Result<UInt64, Failure> {
-        let s = text.trimmingWhitespace()
+        let s = trimmingSpaces(text)
         if s.isEmpty { return .failure(.empty) }
         if s.allSatisfy(\.isASCIIDigit) {
             return bounded(digits: Substring(s), unit: 1)
@@ -46,6 +48,16 @@ public enum DurationGrammar {
         if total == 0 { return .failure(.zero) }
         if total > maximumSeconds { return .failure(.tooLong) }
         return .success(total)
+    }
+
+    /// `text` without the spaces (Unicode Zs) and tabs it starts and ends with: as the clients trim
+    /// (gjs `[\t\p{Zs}]`), so a line end (`"5m\n"`) is malformed everywhere.
+    static func trimmingSpaces(_ text: String) -> String {
+        let isSpace = { (c: Unicode.Scalar) in c == "\t" || c.properties.generalCategory == .spaceSeparator }
+        let scalars = text.unicodeScalars
+        guard let first = scalars.firstIndex(where: { !isSpace($0) }),
+              let last = scalars.lastIndex(where: { !isSpace($0) }) else { return "" }
+        return String(scalars[first...last])
     }
 
     private static func bounded(digits: Substring, unit: UInt64, allowZero: Bool = false) -> Result<UInt64, Failure> {

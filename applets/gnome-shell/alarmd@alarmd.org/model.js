@@ -287,9 +287,24 @@ export function readingOrder(alarms) {
     });
 }
 
+/**
+ * `s` if it has at most `n` code points, else its first `n - 1` and "…", the cut moved back to before
+ * a combining mark or zero width joiner it would part from its neighbour: as alarmctl panel and the
+ * Plasma applet cut (Tests/cases/client-rules.json).
+ *
+ * @param {string} s - a title
+ * @param {number} n - the most code points shown
+ * @returns {string}
+ */
 function truncate(s, n) {
     const chars = [...s];
-    return chars.length > n ? `${chars.slice(0, n - 1).join('')}…` : s;
+    if (chars.length <= n)
+        return s;
+    const joins = c => /^[\p{M}\u200d]$/u.test(c);
+    let end = n - 1;
+    while (end > 0 && (joins(chars[end]) || chars[end - 1] === '\u200d'))
+        end--;
+    return `${chars.slice(0, end).join('')}…`;
 }
 
 /**

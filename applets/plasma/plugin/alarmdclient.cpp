@@ -27,6 +27,12 @@ namespace {
 const qint64 USEC = 1000000;
 const qint64 DURATION_MAX = 157788000;  // five years of 365.25 days (docs/API.md, extensions)
 
+// The lock-screen alert's install path, from CMake (ALARMD_LOCKSCREEN_ALERT); none where the plugin's
+// sources are built without it (plugin/tests).
+#ifndef ALARMD_LOCKSCREEN_ALERT
+#define ALARMD_LOCKSCREEN_ALERT ""
+#endif
+
 // The standard interfaces alarmd's objects implement besides their own (docs/API.md).
 const QString OBJECT_MANAGER = QStringLiteral("org.freedesktop.DBus.ObjectManager");
 const QString PROPERTIES = QStringLiteral("org.freedesktop.DBus.Properties");
@@ -133,16 +139,21 @@ QVector<AlarmdAlarm> readingOrder(const QList<AlarmdAlarm> &alarms)
     return v;
 }
 
+// `s` if it has at most `n` code points, else its first `n - 1` and "…", the cut moved back to before a
+// combining mark or zero width joiner it would part from its neighbour (as model.js and alarmctl cut).
 QString truncate(const QString &s, int n)
 {
-    const QVector<uint> chars = s.toUcs4();
+    const auto chars = s.toUcs4();
     if (chars.size() <= n)
         return s;
-#if QT_VERSION >= QT_VERSION_CHECK(6, 0, 0)
-    return QString::fromUcs4(reinterpret_cast<const char32_t *>(chars.constData()), n - 1) + QChar(0x2026);
-#else
-    return QString::fromUcs4(chars.constData(), n - 1) + QChar(0x2026);
-#endif
+    const uint joiner = 0x200d;
+    int end = n - 1;
+    while (end > 0 && (QChar::isMark(chars.at(end)) || chars.at(end) == joiner || chars.at(end - 1) == joiner))
+        --end;
+    qsizetype units = 0;  // the UTF-16 length of the code points kept
+    for (int i = 0; i < end; ++i)
+        units += QChar::requiresSurrogates(chars.at(i)) ? 2 : 1;
+    return s.left(units) + QChar(0x2026);
 }
 
 } // namespace
@@ -533,7 +544,8 @@ QString AlarmdClient::colorHex(const QString &name)
     const QString lower = name.toLower();
     if (palette.contains(lower))
         return palette.value(lower);
-    static const QRegularExpression hex(QStringLiteral("^#([0-9a-f]{6}|[0-9a-f]{8})$"));
+    // Anchored at the very end: `$` would match before a final newline too.
+    static const QRegularExpression hex(QRegularExpression::anchoredPattern(QStringLiteral("#([0-9a-f]{6}|[0-9a-f]{8})")));
     if (hex.match(lower).hasMatch())
         return lower.left(7);
     return QString();
@@ -541,16 +553,12 @@ QString AlarmdClient::colorHex(const QString &name)
 
 // The panel rule (model.js panelView, alarmctl panel): a ringing alarm first, else the countdown
 // ending first (paused ones after running ones), else the next alarm's local time; idle otherwise.
-void AlarmdClient::redraw()
+AlarmdPanel AlarmdClient::panelView(const QList<AlarmdAlarm> &all, bool running, qint64 now)
 {
-    const qint64 now = nowUSec();
-    const QList<AlarmdAlarm> all = m_alarms.values();
-    m_model->setAlarms(readingOrder(all), now);
-    followAlerts();
-
-    QString mode = m_running ? QStringLiteral("idle") : QStringLiteral("off");
-    QString label, time, color;
-    int more = 0;
+    AlarmdPanel v;
+    v.mode = running ? QStringLiteral("idle") : QStringLiteral("off");
+    if (!running)
+        return v;
     QVector<AlarmdAlarm> byTime(all.begin(), all.end());
     std::sort(byTime.begin(), byTime.end(), byFire);
     QVector<AlarmdAlarm> ringing, counting, paused;
@@ -567,37 +575,47 @@ void AlarmdClient::redraw()
             return a.remaining(now) < b.remaining(now);
         return a.id() < b.id();
     });
-    if (!m_running) {
-        // off
-    } else if (!ringing.isEmpty()) {
-        const AlarmdAlarm &a = ringing.first();
-        mode = QStringLiteral("alerting");
-        label = truncate(a.text(QStringLiteral("title")), 24);
-        more = ringing.size() - 1;
-        color = colorHex(a.text(QStringLiteral("accent_color")));
-        if (color.isEmpty())
-            color = colorHex(QStringLiteral("red"));
+    const AlarmdAlarm *shown = nullptr;
+    if (!ringing.isEmpty()) {
+        shown = &ringing.first();
+        v.mode = QStringLiteral("alerting");
+        v.label = truncate(shown->text(QStringLiteral("title")), 24);
+        v.more = int(ringing.size()) - 1;
+        v.color = colorHex(shown->text(QStringLiteral("accent_color")));
+        if (v.color.isEmpty())
+            v.color = colorHex(QStringLiteral("red"));
     } else if (!counting.isEmpty() || !paused.isEmpty()) {
-        const AlarmdAlarm &a = counting.isEmpty() ? paused.first() : counting.first();
-        if (a.state() == QLatin1String("paused"))
-            mode = QStringLiteral("paused");
+        shown = counting.isEmpty() ? &paused.first() : &counting.first();
+        if (shown->state() == QLatin1String("paused"))
+            v.mode = QStringLiteral("paused");
         else
-            mode = a.isWarning() ? QStringLiteral("warning") : QStringLiteral("countdown");
-        label = a.text(QStringLiteral("compact_label"));
-        time = clock(a.remaining(now));
-        color = colorHex(a.text(QStringLiteral("accent_color")));
+            v.mode = shown->isWarning() ? QStringLiteral("warning") : QStringLiteral("countdown");
+        v.label = shown->text(QStringLiteral("compact_label"));
+        v.time = clock(shown->remaining(now));
+        v.color = colorHex(shown->text(QStringLiteral("accent_color")));
     } else if (!byTime.isEmpty()) {
-        const AlarmdAlarm &a = byTime.first();
-        mode = QStringLiteral("scheduled");
-        time = localTime(a.fireTime(), now);
-        color = colorHex(a.text(QStringLiteral("accent_color")));
+        shown = &byTime.first();
+        v.mode = QStringLiteral("scheduled");
+        v.time = localTime(shown->fireTime(), now);
+        v.color = colorHex(shown->text(QStringLiteral("accent_color")));
     }
-    if (mode != m_panelMode || label != m_panelLabel || time != m_panelTime || color != m_panelColor || more != m_panelMore) {
-        m_panelMode = mode;
-        m_panelLabel = label;
-        m_panelTime = time;
-        m_panelColor = color;
-        m_panelMore = more;
+    if (shown) {
+        v.alarmId = shown->id();
+        v.kind = shown->kind();
+    }
+    return v;
+}
+
+void AlarmdClient::redraw()
+{
+    const qint64 now = nowUSec();
+    const QList<AlarmdAlarm> all = m_alarms.values();
+    m_model->setAlarms(readingOrder(all), now);
+    followAlerts();
+
+    const AlarmdPanel panel = panelView(all, m_running, now);
+    if (panel != m_panel) {
+        m_panel = panel;
         Q_EMIT panelChanged();
     }
 
@@ -764,14 +782,22 @@ void AlarmdClient::startService()
     watchCall(m_bus.asyncCall(call), QStringLiteral("StartServiceByName"));
 }
 
-QVariantMap AlarmdClient::parseDuration(const QString &input) const
+QVariantMap AlarmdClient::duration(const QString &input)
 {
     auto error = [](const char *why) { return QVariantMap{{QStringLiteral("error"), QString::fromLatin1(why)}}; };
     auto seconds = [](qint64 s) { return QVariantMap{{QStringLiteral("seconds"), s}}; };
-    const QString s = input.trimmed();
+    // Surrounding spaces (Unicode Zs) and tabs are ignored, line ends are not (as alarmd's grammar).
+    auto isSpace = [](QChar c) { return c == QLatin1Char('\t') || c.category() == QChar::Separator_Space; };
+    qsizetype from = 0, to = input.size();
+    while (from < to && isSpace(input.at(from)))
+        ++from;
+    while (to > from && isSpace(input.at(to - 1)))
+        --to;
+    const QString s = input.mid(from, to - from);
     if (s.isEmpty())
         return error("empty");
-    static const QRegularExpression digitsOnly(QStringLiteral("^[0-9]+$"));
+    // Anchored at the very end: `$` would match before a final newline too.
+    static const QRegularExpression digitsOnly(QRegularExpression::anchoredPattern(QStringLiteral("[0-9]+")));
     auto bounded = [](const QString &digits, qint64 unit, qint64 *out) {
         // More than 12 digits is beyond five years in any unit: refuse before any overflow.
         if (digits.size() > 12)

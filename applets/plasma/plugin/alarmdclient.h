@@ -38,6 +38,27 @@ struct AlarmdAlarm {
     double progress(qint64 now) const;
 };
 
+/**
+ * What the panel shows, from the alarms and the clock alone (the panel rule of the GNOME Shell applet's
+ * model.js and `alarmctl panel`; Tests/cases/client-rules.json holds the cases all three are tested on).
+ */
+struct AlarmdPanel {
+    QString mode = QStringLiteral("off");  // off | idle | scheduled | countdown | paused | warning | alerting
+    QString alarmId;  // the alarm shown, "" for none
+    QString kind;     // its Kind: the QML names an untitled alarm "Timer" or "Alarm" by it
+    QString label;    // alerting: the title, cut to 24 code points ("" for none); else the compact_label
+    int more = 0;     // the other alarms ringing
+    QString time;     // the countdown's clock, the scheduled alarm's local time
+    QString color;    // #rrggbb or "" (the theme's)
+
+    bool operator==(const AlarmdPanel &o) const
+    {
+        return mode == o.mode && alarmId == o.alarmId && kind == o.kind && label == o.label && more == o.more
+            && time == o.time && color == o.color;
+    }
+    bool operator!=(const AlarmdPanel &o) const { return !(*this == o); }
+};
+
 /** Every alarm in reading order (ringing first, then by when they fire, paused last). */
 class AlarmModel : public QAbstractListModel
 {
@@ -83,6 +104,7 @@ class AlarmdClient : public QObject
     Q_PROPERTY(AlarmModel *alarms READ alarms CONSTANT)
     // The panel (compact) view: mode off | idle | scheduled | countdown | paused | warning | alerting.
     Q_PROPERTY(QString panelMode READ panelMode NOTIFY panelChanged)
+    Q_PROPERTY(QString panelKind READ panelKind NOTIFY panelChanged)
     Q_PROPERTY(QString panelLabel READ panelLabel NOTIFY panelChanged)
     Q_PROPERTY(int panelMore READ panelMore NOTIFY panelChanged)
     Q_PROPERTY(QString panelTime READ panelTime NOTIFY panelChanged)
@@ -94,11 +116,12 @@ public:
 
     bool running() const { return m_running; }
     AlarmModel *alarms() const { return m_model; }
-    QString panelMode() const { return m_panelMode; }
-    QString panelLabel() const { return m_panelLabel; }
-    int panelMore() const { return m_panelMore; }
-    QString panelTime() const { return m_panelTime; }
-    QString panelColor() const { return m_panelColor; }
+    QString panelMode() const { return m_panel.mode; }
+    QString panelKind() const { return m_panel.kind; }
+    QString panelLabel() const { return m_panel.label; }
+    int panelMore() const { return m_panel.more; }
+    QString panelTime() const { return m_panel.time; }
+    QString panelColor() const { return m_panel.color; }
 
     Q_INVOKABLE void pause(const QString &id) { callAlarm(QStringLiteral("Pause"), id); }
     Q_INVOKABLE void resume(const QString &id) { callAlarm(QStringLiteral("Resume"), id); }
@@ -110,10 +133,13 @@ public:
     /** D-Bus activation: org.freedesktop.DBus.StartServiceByName. */
     Q_INVOKABLE void startService();
     /** alarmctl's duration grammar (docs/API.md): {seconds} or {error: empty|malformed|zero|tooLong}. */
-    Q_INVOKABLE QVariantMap parseDuration(const QString &text) const;
+    Q_INVOKABLE QVariantMap parseDuration(const QString &text) const { return duration(text); }
 
+    // The client rules (Tests/cases/client-rules.json), pure: plugin/tests/rulestest.cpp checks them.
+    static QVariantMap duration(const QString &text);
     static QString clock(qint64 remainingUSec);
     static QString colorHex(const QString &name);
+    static AlarmdPanel panelView(const QList<AlarmdAlarm> &alarms, bool running, qint64 now);
 
 Q_SIGNALS:
     void runningChanged();
@@ -160,11 +186,7 @@ private:
     bool m_paging = false;     // GetAlarmsPage in progress: pages are not one snapshot
     bool m_changedWhilePaging = false;  // a signal came meanwhile: page again afterwards
     QTimer m_tick;
-    QString m_panelMode = QStringLiteral("off");
-    QString m_panelLabel;
-    int m_panelMore = 0;
-    QString m_panelTime;
-    QString m_panelColor;
+    AlarmdPanel m_panel;
     // Alerting episodes: the ids alerting as last seen, and those whose episode has started the
     // lock-screen alert (org.freedesktop.ScreenSaver's Active, followed by its signal).
     QSet<QString> m_alerting;

@@ -23,7 +23,7 @@ MouseArea {
     readonly property string text: {
         switch (mode) {
         case "alerting":
-            return titleOf(client.panelLabel, "") + (client.panelMore > 0 ? " +" + client.panelMore : "")
+            return titleOf(client.panelLabel, client.panelKind) + (client.panelMore > 0 ? " +" + client.panelMore : "")
         case "countdown":
         case "warning":
         case "paused":

@@ -35,7 +35,7 @@ Item {
     Plasmoid.toolTipSubText: {
         switch (alarmd.panelMode) {
         case "off": return i18n("alarmd is not running")
-        case "alerting": return i18n("Ringing: %1", titleOf(alarmd.panelLabel, ""))
+        case "alerting": return i18n("Ringing: %1", titleOf(alarmd.panelLabel, alarmd.panelKind))
         case "countdown":
         case "warning": return i18n("%1 left", alarmd.panelTime)
         case "paused": return i18n("Paused, %1 left", alarmd.panelTime)
