@@ -47,7 +47,7 @@ INSTALL_STRIP ?= -s
 STRICT = -Xswiftc -warnings-as-errors
 SWIFT_BUILD = $(SWIFT) build $(STRICT)
 
-.PHONY: all deps build-deps run-deps build run install-check install-files install-payload deb deb13 test-package test-package13 test lint-reuse test-swift test-asan test-tsan valgrind-leaks test-unit-sandbox test-desktop test-gnome test-gnome48 test-gnome50 test-next lint-gnome gnome-pot bench install install-gnome-extension uninstall clean crash-test fuzz-core fuzz-bus plasma-applet install-plasma-applet install-plasma-applet-if-built test-plasma plasma-pot plasma6-applet test-plasma6 test-plasma67
+.PHONY: all deps build-deps run-deps build run install-check install-files install-payload deb deb13 test-package test-package13 test lint-reuse test-swift test-asan test-tsan valgrind-leaks test-unit-sandbox test-desktop test-gnome test-gnome48 test-gnome50 test-next lint-gnome gnome-pot bench install install-gnome-extension uninstall clean crash-test fuzz-core fuzz-bus plasma-applet install-plasma-applet install-plasma-applet-if-built test-plasma plasma-pot plasma6-applet plasma6-applet-here test-plasma6 test-plasma67
 
 # A bare `make` builds, as the README's "From source" says.
 all: build
@@ -85,7 +85,7 @@ run: build run-deps
 # same suite again under AddressSanitizer (with LeakSanitizer), then the desktop tests (panels, GNOME
 # Shell 43 here, 48 in a Debian 13 root and 50 in a forky root, Plasma) and the Debian packages'
 # (Debian 12, then Debian 13). Installs what they need once, first, then runs them in that order.
-TEST_TARGETS = lint-reuse test-swift test-asan test-desktop test-gnome test-gnome48 test-gnome50 test-plasma test-plasma6 test-package test-package13
+TEST_TARGETS = lint-reuse test-swift test-asan test-desktop test-gnome test-gnome48 test-gnome50 test-plasma test-plasma6 test-plasma-lockscreen test-package test-package13
 test: deps
 	@$(MAKE) --no-print-directory $(TEST_TARGETS)
 
@@ -155,7 +155,7 @@ test-gnome50: lint-gnome
 
 # What is next: the suites of the desktops Debian testing brings. A suite joins `make test` once it
 # passes three fresh runs in a row, as GNOME Shell 50's (test-gnome50) did.
-test-next: test-gnome50 test-plasma67
+test-next: test-gnome50 test-plasma67 test-plasma-lockscreen67
 
 # The KDE Plasma applet (applets/plasma/README.md): the QML package and its C++ QML plugin, built with
 # CMake and extra-cmake-modules into $(PLASMA_BUILD); the D-Bus proxies are generated from dbus/*.xml.
@@ -195,11 +195,13 @@ test-plasma: plasma-applet
 # KF 6.13, libplasma 6.3) into $(PLASMA6_BUILD), with the same zero-warning rules; then staged there as
 # `cmake --install` puts it under /usr ($(PLASMA6_BUILD)/stage), which the Plasma 6 suites copy into their
 # roots. Needs root (the build root's namespaces).
+# plasma6-applet-here builds it where Plasma 6 is (the Debian 13 package's build does).
 PLASMA6_CMAKE_FLAGS = -DPLASMA6=ON -DKDE_INSTALL_LIBEXECDIR=libexec
 plasma6-applet:
-	scripts/build-in-root trixie $(PLASMA6_BUILD) -- sh -c 'make --no-print-directory plasma-applet PLASMA_BUILD=/out \
-		PREFIX=/usr PLASMA_CMAKE_FLAGS="$(PLASMA6_CMAKE_FLAGS)" && rm -rf /out/stage \
-		&& DESTDIR=/out/stage cmake --install /out > /out/install.log'
+	scripts/build-in-root trixie $(PLASMA6_BUILD) -- sh -c 'make --no-print-directory plasma6-applet-here PLASMA_BUILD=/out \
+		PREFIX=/usr && rm -rf /out/stage && DESTDIR=/out/stage cmake --install /out > /out/install.log'
+plasma6-applet-here:
+	@$(MAKE) --no-print-directory plasma-applet PLASMA_CMAKE_FLAGS="$(PLASMA6_CMAKE_FLAGS)"
 
 # The Plasma 6 applet in a real Plasma 6.3 (Debian 13, trixie) under Xvfb with kwin_x11, in the cached desktop
 # root (Tests/desktop/plasma/run-root, as root): the checks of test-plasma, in plasmawindowed and a plasmashell

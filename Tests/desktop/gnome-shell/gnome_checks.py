@@ -16,41 +16,18 @@ import re
 import shutil
 import subprocess
 import tempfile
+import sys
 import time
 import traceback
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.abspath(os.path.join(HERE, '..', '..', '..'))
+sys.path.insert(0, os.path.join(ROOT, 'Tests', 'lib'))
+from screen import Fail, count_near, find_word, log, pixels, text_of, wait_for  # noqa: E402,F401  (the suites import them from here)
 EXT_UUID = 'alarmd@alarmd.org'
 EXT_SRC = os.path.join(ROOT, 'applets', 'gnome-shell', EXT_UUID)
 BUS = 'org.alarmd.AlarmManager1'
 W, H = 1280, 800
-T0 = time.monotonic()
-
-
-def log(msg):
-    print(f'[{time.monotonic() - T0:6.1f}s] {msg}', flush=True)
-
-
-class Fail(Exception):
-    pass
-
-
-def wait_for(what, predicate, timeout=10.0, interval=0.1):
-    """Polls predicate until it returns something truthy, or fails after timeout seconds."""
-    deadline = time.monotonic() + timeout
-    last = None
-    while True:
-        try:
-            last = predicate()
-        except Fail:
-            last = None
-        if last:
-            return last
-        if time.monotonic() > deadline:
-            raise Fail(f'timed out after {timeout:.0f}s waiting for {what}')
-        time.sleep(interval)
-
 
 
 # --- reading the screen ----------------------------------------------------------------------
@@ -79,32 +56,8 @@ def ocr_words(png, crop, scale=3, negate=True, threshold=True, min_conf=0):
     return words
 
 
-def text_of(words):
-    return ' '.join(w[0] for w in words)
-
-
 def bar_words(png):
     return ocr_words(png, (0, 0, W, 32))
-
-
-def find_word(words, pattern):
-    for w in words:
-        if re.search(pattern, w[0]):
-            return w
-    return None
-
-
-def pixels(png, crop):
-    """RGB triples of a region, from ImageMagick's text format."""
-    x, y, w, h = crop
-    r = subprocess.run(['convert', png, '-crop', f'{w}x{h}+{x}+{y}', '+repage', 'txt:-'], capture_output=True,
-                       text=True, check=True)
-    out = []
-    for line in r.stdout.splitlines()[1:]:
-        m = re.search(r'\((\d+(?:\.\d+)?),(\d+(?:\.\d+)?),(\d+(?:\.\d+)?)', line)
-        if m:
-            out.append(tuple(int(float(v)) for v in m.groups()))
-    return out
 
 
 def brightness(png):
@@ -112,10 +65,6 @@ def brightness(png):
     r = subprocess.run(['convert', png, '-colorspace', 'Gray', '-format', '%[fx:mean]', 'info:'], capture_output=True,
                        text=True, check=True)
     return float(r.stdout.strip())
-
-
-def count_near(pix, rgb, tol=40):
-    return sum(1 for p in pix if all(abs(a - b) <= tol for a, b in zip(p, rgb)))
 
 
 COUNTDOWN = r'^\d{1,2}:\d\d$'

@@ -18,11 +18,14 @@ import os
 import re
 import signal
 import subprocess
+import sys
 import time
 import traceback
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.abspath(os.path.join(HERE, '..', '..', '..'))
+sys.path.insert(0, os.path.join(ROOT, 'Tests', 'lib'))
+from screen import Fail, count_near, find_word, log, pixels, text_of, wait_for  # noqa: E402,F401  (the suites import them from here)
 APPLET = 'org.alarmd.plasmoid'
 # The QML packages: Plasma 5.27's and Plasma 6's; one translation template for both.
 PACKAGES = {5: os.path.join(ROOT, 'applets', 'plasma', 'package'), 6: os.path.join(ROOT, 'applets', 'plasma', 'package6')}
@@ -34,30 +37,7 @@ WIN = (0, 0, 560, 720)  # where plasmawindowed's window is put (x, y, w, h of it
 VIEW = (0, 30, 560, 720)  # its contents on the screen, below kwin's title bar
 TOP = (0, 30, 560, 160)  # the first rows of the list
 PANEL = (0, H - 44, W, 44)  # plasmashell's default panel, at the bottom
-T0 = time.monotonic()
 
-
-def log(msg):
-    print(f'[{time.monotonic() - T0:6.1f}s] {msg}', flush=True)
-
-
-class Fail(Exception):
-    pass
-
-
-def wait_for(what, predicate, timeout=10.0, interval=0.1):
-    """Polls predicate until it returns something truthy, or fails after timeout seconds."""
-    deadline = time.monotonic() + timeout
-    while True:
-        try:
-            last = predicate()
-        except Fail:
-            last = None
-        if last:
-            return last
-        if time.monotonic() > deadline:
-            raise Fail(f'timed out after {timeout:.0f}s waiting for {what}')
-        time.sleep(interval)
 
 # --- reading the screen ----------------------------------------------------------------------
 def ocr_words(png, crop, scale=3, negate=False, threshold=False, blue=False, psm=11, lanczos=False, border=0):
@@ -99,33 +79,6 @@ def merge_words(*readings):
             if not any(w[0] == v[0] and abs(w[1] - v[1]) < 8 and abs(w[2] - v[2]) < 6 for v in out):
                 out.append(w)
     return sorted(out, key=lambda w: (w[2] // 8, w[1]))
-
-
-def text_of(words):
-    return ' '.join(w[0] for w in words)
-
-
-def find_word(words, pattern):
-    for w in words:
-        if re.search(pattern, w[0]):
-            return w
-    return None
-
-
-def pixels(png, crop):
-    x, y, w, h = crop
-    r = subprocess.run(['convert', png, '-crop', f'{w}x{h}+{x}+{y}', '+repage', 'txt:-'], capture_output=True,
-                       text=True, check=True)
-    out = []
-    for line in r.stdout.splitlines()[1:]:
-        m = re.search(r'\((\d+(?:\.\d+)?),(\d+(?:\.\d+)?),(\d+(?:\.\d+)?)', line)
-        if m:
-            out.append(tuple(int(float(v)) for v in m.groups()))
-    return out
-
-
-def count_near(pix, rgb, tol=40):
-    return sum(1 for p in pix if all(abs(a - b) <= tol for a, b in zip(p, rgb)))
 
 
 COUNTDOWN = r'^\d{1,2}:\d\d$'

@@ -1,0 +1,64 @@
+# SPDX-FileCopyrightText: 2026 The alarmd developers <alarmd@alarmd.org>
+# SPDX-License-Identifier: LGPL-2.1-or-later
+"""What every desktop suite shares: its log line, its failure, waiting on an event, and reading
+screenshots (words found by OCR, pixels). Each suite's OCR itself (crop, scale, filters) stays its own:
+each desktop's text needs other treatment."""
+import re
+import subprocess
+import time
+
+T0 = time.monotonic()
+
+
+def log(msg):
+    print(f'[{time.monotonic() - T0:6.1f}s] {msg}', flush=True)
+
+
+class Fail(Exception):
+    pass
+
+
+def wait_for(what, predicate, timeout=10.0, interval=0.1):
+    """Polls predicate until it returns something truthy, or fails after timeout seconds."""
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            last = predicate()
+        except Fail:
+            last = None
+        if last:
+            return last
+        if time.monotonic() > deadline:
+            raise Fail(f'timed out after {timeout:.0f}s waiting for {what}')
+        time.sleep(interval)
+
+
+def text_of(words):
+    """OCR's words (text, x, y, w, h) as one line."""
+    return ' '.join(w[0] for w in words)
+
+
+def find_word(words, pattern):
+    """The first word matching the regular expression, or None."""
+    for w in words:
+        if re.search(pattern, w[0]):
+            return w
+    return None
+
+
+def pixels(png, crop):
+    """RGB triples of a region, from ImageMagick's text format."""
+    x, y, w, h = crop
+    r = subprocess.run(['convert', png, '-crop', f'{w}x{h}+{x}+{y}', '+repage', 'txt:-'], capture_output=True,
+                       text=True, check=True)
+    out = []
+    for line in r.stdout.splitlines()[1:]:
+        m = re.search(r'\((\d+(?:\.\d+)?),(\d+(?:\.\d+)?),(\d+(?:\.\d+)?)', line)
+        if m:
+            out.append(tuple(int(float(v)) for v in m.groups()))
+    return out
+
+
+def count_near(pix, rgb, tol=40):
+    """How many of the pixels are within tol of the colour in every channel."""
+    return sum(1 for p in pix if all(abs(a - b) <= tol for a, b in zip(p, rgb)))
