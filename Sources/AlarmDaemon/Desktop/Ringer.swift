@@ -3,14 +3,19 @@
 
 import AlarmCore
 import CCanberra
+import Dispatch
 import Glibc
 import SDBus
+import Synchronization
 import SystemFiles
 
 /// Plays each alerting alarm's sound through libcanberra, in a loop, until told to stop.
 ///
-/// canberra reports the end of a sound on a thread of its own, where libcanberra must not be called:
-/// the finish callback only writes (id, error) into a pipe, and the event loop replays from there.
+/// Every libcanberra call runs on a thread of its own (`SoundThread`): a sound backend that blocks must
+/// not block the event loop, which answers the bus (seen in a session without a sound server:
+/// `ca_context_play_full` never returned, and alarmd stopped answering while the alarm rang). What
+/// that thread and canberra's own finish callbacks learn comes back through a pipe, and the loop
+/// acts on it there.
 final class Ringer {
     private struct Ring {
         let canberraId: UInt32
@@ -21,15 +26,11 @@ final class Ringer {
         var loops = 0
     }
 
-    /// Made at the first ring, with libcanberra loaded only then: an idle alarmd maps neither it nor
-    /// what it brings along (its backend, libpulse, the decoders). Tried once, as at start-up before.
-    private var context: OpaquePointer?
-    /// Why there is no context, once it was tried.
-    private var unavailable: String?
     private var rings: [String: Ring] = [:]
     private var byCanberraId: [UInt32: String] = [:]
     private var nextId: UInt32 = 1
-    private let finish: FinishPipe
+    private let events: SoundEvents
+    private let sound: SoundThread
     private let soundDirectories: [String]
     /// Called when a ring cannot be heard, once per alert.
     private let onError: (String, String) -> Void
@@ -37,38 +38,9 @@ final class Ringer {
     init(loop: EventLoop, soundDirectories: [String], onError: @escaping (_ alarm: String, _ message: String) -> Void) throws {
         self.soundDirectories = soundDirectories
         self.onError = onError
-        finish = try FinishPipe()
-        try loop.watchReadable(finish.readFD) { [unowned self] in self.drainFinished() }
-    }
-
-    deinit {
-        if let context { _ = sym_ca_context_destroy!(context) }
-    }
-
-    /// The context, made on first use; nil (said once in the log) when libcanberra cannot be loaded or
-    /// makes none.
-    private func openContext() -> OpaquePointer? {
-        if context != nil || unavailable != nil { return context }
-        if let why = loadSoundLibrary(alarmd_load_canberra) {
-            unavailable = "libcanberra is not available (\(why))"
-            Log.error("libcanberra: cannot load it (\(why)); alarms will alert without sound")
-            return nil
-        }
-        var c: OpaquePointer?
-        guard sym_ca_context_create!(&c) == Int32(CA_SUCCESS), let c else {
-            unavailable = "libcanberra is not available"
-            Log.error("libcanberra: cannot create a context; alarms will alert without sound")
-            return nil
-        }
-        context = c
-        var props: OpaquePointer?
-        _ = sym_ca_proplist_create!(&props)
-        _ = sym_ca_proplist_sets!(props, CA_PROP_APPLICATION_NAME, "alarmd")
-        _ = sym_ca_proplist_sets!(props, CA_PROP_APPLICATION_ID, "org.alarmd.AlarmManager1")
-        _ = sym_ca_proplist_sets!(props, CA_PROP_APPLICATION_ICON_NAME, "alarmd-alarm")
-        _ = sym_ca_context_change_props_full!(c, props)
-        _ = sym_ca_proplist_destroy!(props)
-        return c
+        events = try SoundEvents()
+        sound = SoundThread(events: events)
+        try loop.watchReadable(events.readFD) { [unowned self] in self.drainEvents() }
     }
 
     /// Whether any alarm is alerting (heard or, after a failure, not).
@@ -95,36 +67,15 @@ final class Ringer {
     func stop(_ alarmId: String) {
         guard let ring = rings.removeValue(forKey: alarmId) else { return }
         byCanberraId.removeValue(forKey: ring.canberraId)
-        if let context { _ = sym_ca_context_cancel!(context, ring.canberraId) }
+        sound.cancel(ring.canberraId)
         Log.info("ring \(alarmId): stopped after \(ring.loops) loop(s)")
     }
 
     private func play(_ alarmId: String) {
-        guard var ring = rings[alarmId] else { return }
-        guard let context = openContext() else { fail(alarmId, unavailable ?? "libcanberra is not available"); return }
+        guard let ring = rings[alarmId] else { return }
         let elapsed = Double(SystemClock.monotonic - ring.started) / 1_000_000
         let db = VolumeRamp.decibels(elapsed: elapsed, ramp: ring.ramp)
-        var props: OpaquePointer?
-        _ = sym_ca_proplist_create!(&props)
-        defer { _ = sym_ca_proplist_destroy!(props) }
-        switch ring.choice {
-        case .event(let e):
-            _ = sym_ca_proplist_sets!(props, CA_PROP_EVENT_ID, e)
-        case .file(let f):
-            _ = sym_ca_proplist_sets!(props, CA_PROP_MEDIA_FILENAME, f)
-            _ = sym_ca_proplist_sets!(props, CA_PROP_CANBERRA_CACHE_CONTROL, "volatile")
-        }
-        _ = sym_ca_proplist_sets!(props, CA_PROP_MEDIA_ROLE, "alarm")
-        _ = sym_ca_proplist_sets!(props, CA_PROP_EVENT_DESCRIPTION, ring.title)
-        _ = sym_ca_proplist_sets!(props, CA_PROP_CANBERRA_VOLUME, fixed(db, digits: 1))
-        let r = sym_ca_context_play_full!(context, ring.canberraId, props, finishCallback, Unmanaged.passUnretained(finish).toOpaque())
-        if r != Int32(CA_SUCCESS) {
-            fail(alarmId, "cannot play \(ring.choice.label): \(canberraError(r))")
-            return
-        }
-        ring.loops += 1
-        rings[alarmId] = ring
-        Log.info("ring \(alarmId): loop \(ring.loops) of \(ring.choice.label) at \(fixed(db, digits: 1)) dB")
+        sound.play(SoundThread.Request(canberraId: ring.canberraId, choice: ring.choice, title: ring.title, decibels: db))
     }
 
     private func fail(_ alarmId: String, _ message: String) {
@@ -133,17 +84,107 @@ final class Ringer {
         onError(alarmId, message)
     }
 
-    private func drainFinished() {
-        var event = (UInt32(0), Int32(0))
-        while read(finish.readFD, &event, MemoryLayout.size(ofValue: event)) == MemoryLayout.size(ofValue: event) {
-            let (id, error) = event
-            guard let alarmId = byCanberraId[id], rings[alarmId] != nil else { continue }
-            if error == Int32(CA_SUCCESS) {
+    private func drainEvents() {
+        while let event = events.read() {
+            guard let alarmId = byCanberraId[event.canberraId], var ring = rings[alarmId] else { continue }
+            switch event.kind {
+            case .playing(let decibels):
+                ring.loops += 1
+                rings[alarmId] = ring
+                Log.info("ring \(alarmId): loop \(ring.loops) of \(ring.choice.label) at \(fixed(decibels, digits: 1)) dB")
+            case .notPlayed(let code):
+                fail(alarmId, "cannot play \(ring.choice.label): \(canberraError(code))")
+            case .unavailable:
+                fail(alarmId, sound.unavailable ?? "libcanberra is not available")
+            case .finished(let code) where code == Int32(CA_SUCCESS):
                 play(alarmId)
-            } else if error != Int32(CA_ERROR_CANCELED) {
-                fail(alarmId, "playback of \(rings[alarmId]!.choice.label) failed: \(canberraError(error))")
+            case .finished(let code) where code != Int32(CA_ERROR_CANCELED):
+                fail(alarmId, "playback of \(ring.choice.label) failed: \(canberraError(code))")
+            case .finished:
+                break
             }
         }
+    }
+}
+
+/// The thread every libcanberra call runs on, in order, with the context it owns.
+private final class SoundThread: @unchecked Sendable {
+    struct Request: Sendable {
+        let canberraId: UInt32
+        let choice: SoundChoice
+        let title: String
+        let decibels: Double
+    }
+
+    private let queue = DispatchQueue(label: "org.alarmd.sound")
+    private let events: SoundEvents
+    /// Made at the first ring, with libcanberra loaded only then: an idle alarmd maps neither it nor
+    /// what it brings along (its backend, libpulse, the decoders). Tried once. Queue only.
+    private var context: OpaquePointer?
+    private var tried = false
+    /// Why there is no context, once it was tried (read by the loop after an `.unavailable` event).
+    private let why = Mutex<String?>(nil)
+
+    init(events: SoundEvents) { self.events = events }
+
+    deinit {
+        // Only once no call is queued (each holds the thread strongly): nothing else can use the context.
+        if let context { _ = sym_ca_context_destroy!(context) }
+    }
+
+    var unavailable: String? { why.withLock { $0 } }
+
+    func play(_ request: Request) {
+        queue.async { [self] in
+            guard let context = openContext() else { return events.send(request.canberraId, .unavailable) }
+            var props: OpaquePointer?
+            _ = sym_ca_proplist_create!(&props)
+            defer { _ = sym_ca_proplist_destroy!(props) }
+            switch request.choice {
+            case .event(let e):
+                _ = sym_ca_proplist_sets!(props, CA_PROP_EVENT_ID, e)
+            case .file(let f):
+                _ = sym_ca_proplist_sets!(props, CA_PROP_MEDIA_FILENAME, f)
+                _ = sym_ca_proplist_sets!(props, CA_PROP_CANBERRA_CACHE_CONTROL, "volatile")
+            }
+            _ = sym_ca_proplist_sets!(props, CA_PROP_MEDIA_ROLE, "alarm")
+            _ = sym_ca_proplist_sets!(props, CA_PROP_EVENT_DESCRIPTION, request.title)
+            _ = sym_ca_proplist_sets!(props, CA_PROP_CANBERRA_VOLUME, fixed(request.decibels, digits: 1))
+            let r = sym_ca_context_play_full!(context, request.canberraId, props, finishCallback,
+                                              Unmanaged.passUnretained(events).toOpaque())
+            events.send(request.canberraId, r == Int32(CA_SUCCESS) ? .playing(request.decibels) : .notPlayed(r))
+        }
+    }
+
+    func cancel(_ canberraId: UInt32) {
+        queue.async { [self] in
+            if let context { _ = sym_ca_context_cancel!(context, canberraId) }
+        }
+    }
+
+    private func openContext() -> OpaquePointer? {
+        if tried { return context }
+        tried = true
+        if let error = loadSoundLibrary(alarmd_load_canberra) {
+            why.withLock { $0 = "libcanberra is not available (\(error))" }
+            Log.error("libcanberra: cannot load it (\(error)); alarms will alert without sound")
+            return nil
+        }
+        var c: OpaquePointer?
+        guard sym_ca_context_create!(&c) == Int32(CA_SUCCESS), let c else {
+            why.withLock { $0 = "libcanberra is not available" }
+            Log.error("libcanberra: cannot create a context; alarms will alert without sound")
+            return nil
+        }
+        context = c
+        var props: OpaquePointer?
+        _ = sym_ca_proplist_create!(&props)
+        _ = sym_ca_proplist_sets!(props, CA_PROP_APPLICATION_NAME, "alarmd")
+        _ = sym_ca_proplist_sets!(props, CA_PROP_APPLICATION_ID, "org.alarmd.AlarmManager1")
+        _ = sym_ca_proplist_sets!(props, CA_PROP_APPLICATION_ICON_NAME, "alarmd-alarm")
+        _ = sym_ca_context_change_props_full!(c, props)
+        _ = sym_ca_proplist_destroy!(props)
+        return c
     }
 }
 
@@ -161,7 +202,62 @@ extension SoundChoice {
     }
 }
 
-/// The write end is used from canberra's thread; the pipe is non-blocking at both ends.
+/// What the sound thread and canberra's finish callbacks (on canberra's own thread, where libcanberra
+/// must not be called) tell the loop: a non-blocking pipe of fixed-size records.
+final class SoundEvents: @unchecked Sendable {
+    enum Kind {
+        /// `ca_context_play_full` took the sound, at this volume.
+        case playing(Double)
+        /// `ca_context_play_full` refused it, with this error.
+        case notPlayed(Int32)
+        /// There is no libcanberra context (`SoundThread.unavailable` says why).
+        case unavailable
+        /// The sound ended: played through (`CA_SUCCESS`), cancelled, or failed.
+        case finished(Int32)
+    }
+
+    struct Event {
+        let canberraId: UInt32
+        let kind: Kind
+    }
+
+    /// One record: id, kind (0…3), code, decibels.
+    private typealias Record = (UInt32, UInt32, Int32, Double)
+
+    private let pipe: FinishPipe
+    var readFD: Int32 { pipe.readFD }
+
+    init() throws { pipe = try FinishPipe() }
+
+    func send(_ canberraId: UInt32, _ kind: Kind) {
+        var record: Record
+        switch kind {
+        case .playing(let db): record = (canberraId, 0, 0, db)
+        case .notPlayed(let code): record = (canberraId, 1, code, 0)
+        case .unavailable: record = (canberraId, 2, 0, 0)
+        case .finished(let code): record = (canberraId, 3, code, 0)
+        }
+        // A record is smaller than PIPE_BUF: written whole or not at all.
+        _ = write(pipe.writeFD, &record, MemoryLayout<Record>.size)
+    }
+
+    /// The next event, or nil when the pipe is empty.
+    func read() -> Event? {
+        var record: Record = (0, 0, 0, 0)
+        guard Glibc.read(pipe.readFD, &record, MemoryLayout<Record>.size) == MemoryLayout<Record>.size else { return nil }
+        let kind: Kind
+        switch record.1 {
+        case 0: kind = .playing(record.3)
+        case 1: kind = .notPlayed(record.2)
+        case 2: kind = .unavailable
+        default: kind = .finished(record.2)
+        }
+        return Event(canberraId: record.0, kind: kind)
+    }
+}
+
+/// A pipe non-blocking at both ends, written from another thread (the sound thread, canberra's,
+/// libpulse's) to wake the event loop, which reads it.
 final class FinishPipe: @unchecked Sendable {
     let readFD: Int32
     let writeFD: Int32
@@ -185,7 +281,5 @@ final class FinishPipe: @unchecked Sendable {
 
 private let finishCallback: ca_finish_callback_t = { _, id, error, userdata in
     guard let userdata else { return }
-    let pipe = Unmanaged<FinishPipe>.fromOpaque(userdata).takeUnretainedValue()
-    var event = (id, error)
-    _ = write(pipe.writeFD, &event, MemoryLayout.size(ofValue: event))
+    Unmanaged<SoundEvents>.fromOpaque(userdata).takeUnretainedValue().send(id, .finished(error))
 }
