@@ -33,6 +33,22 @@ def wait_for(what, predicate, timeout=10.0, interval=0.1):
         time.sleep(interval)
 
 
+def reading_order(words):
+    """OCR's words (text, x, y, w, h) line by line, left to right. A line is the words whose boxes'
+    middles lie within half a box of the first one's: a short word ("a") has its box top a few pixels
+    below its neighbours' ascenders, so cutting lines at fixed heights could put it after the line."""
+    out, line, ref = [], [], 0.0
+    for w in sorted(words, key=lambda w: w[2] + w[4] / 2):
+        middle = w[2] + w[4] / 2
+        if line and middle - ref > max(3, min(v[4] for v in line) / 2):
+            out += sorted(line, key=lambda v: v[1])
+            line = []
+        if not line:
+            ref = middle
+        line.append(w)
+    return out + sorted(line, key=lambda v: v[1])
+
+
 def text_of(words):
     """OCR's words (text, x, y, w, h) as one line."""
     return ' '.join(w[0] for w in words)

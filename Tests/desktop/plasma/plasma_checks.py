@@ -25,7 +25,7 @@ import traceback
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.abspath(os.path.join(HERE, '..', '..', '..'))
 sys.path.insert(0, os.path.join(ROOT, 'Tests', 'lib'))
-from screen import Fail, count_near, find_word, log, pixels, text_of, wait_for  # noqa: E402,F401  (the suites import them from here)
+from screen import Fail, count_near, find_word, log, pixels, reading_order, text_of, wait_for  # noqa: E402,F401  (the suites import them from here)
 APPLET = 'org.alarmd.plasmoid'
 # The QML packages: Plasma 5.27's and Plasma 6's; one translation template for both.
 PACKAGES = {5: os.path.join(ROOT, 'applets', 'plasma', 'package'), 6: os.path.join(ROOT, 'applets', 'plasma', 'package6')}
@@ -78,7 +78,7 @@ def merge_words(*readings):
         for w in words:
             if not any(w[0] == v[0] and abs(w[1] - v[1]) < 8 and abs(w[2] - v[2]) < 6 for v in out):
                 out.append(w)
-    return sorted(out, key=lambda w: (w[2] // 8, w[1]))
+    return reading_order(out)
 
 
 COUNTDOWN = r'^\d{1,2}:\d\d$'
@@ -149,8 +149,7 @@ class Checks:
             for w in ocr_words(png, crop or VIEW, scale=scale, threshold=bw):
                 if not any(w[0] == v[0] and abs(w[1] - v[1]) < 8 and abs(w[2] - v[2]) < 6 for v in words):
                     words.append(w)
-        words.sort(key=lambda w: (w[2] // 8, w[1]))
-        return words
+        return reading_order(words)
 
     def read_until(self, label, ok):
         """read(label), at a second scale too when ok(words) does not hold at the first; (png, words) or None."""
