@@ -55,7 +55,8 @@ public enum Daemon {
         let zoneWatcher = ZoneWatcher(loop: loop, source: zoneSource, current: startZone) { [unowned committer] zone in
             committer.decide(.timeZoneChange(zone), "time-zone change")
         }
-        let system = SystemBus(loop: loop, sink: committer, zoneWatcher: zoneWatcher)
+        let system = SystemBus(loop: loop, sink: committer, zoneWatcher: zoneWatcher,
+                               beforeSleep: { [unowned committer] in committer.armForSleep() })
 
         // The desktop: notifications, the prompt, sound and the output.
         let notifier = try Notifier(bus: bus)

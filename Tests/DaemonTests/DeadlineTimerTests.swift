@@ -2,8 +2,10 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 
 @testable import AlarmDaemon
+import CSystemd
 import Foundation
 import Glibc
+import SDBus
 import Testing
 
 /// The wake-capable clock is chosen when the kernel grants it and an RTC can wake the machine;
@@ -57,5 +59,26 @@ import Testing
         }
         defer { close(fd) }
         #expect(clock == CLOCK_REALTIME || (hasRTC && clock == CLOCK_REALTIME_ALARM))
+    }
+
+    /// Nothing pending leaves the deadline timer disarmed: on the alarm clock, a timer armed far
+    /// ahead would have the kernel program the RTC at every suspend and wake the machine for nothing.
+    @Test func nothingPendingDisarms() throws {
+        let loop = try EventLoop()
+        let timer = try DeadlineTimer(loop: loop, onExpire: {}, onClockStep: {})
+        func remaining() -> Int {
+            var spec = itimerspec()
+            #expect(timerfd_gettime(timer.fd, &spec) == 0)
+            return spec.it_value.tv_sec * 1_000_000 + spec.it_value.tv_nsec / 1_000
+        }
+        let now = UInt64(Date().timeIntervalSince1970 * 1e6)
+        timer.arm(at: now + 600_000_000)
+        #expect((590_000_000...600_000_000).contains(remaining()), "armed ten minutes ahead")
+        #expect(!timer.isDue)
+        timer.arm(at: nil)
+        #expect(remaining() == 0, "disarmed")
+        #expect(timer.armedAt == nil && !timer.isDue)
+        timer.arm(at: now - 1_000_000)
+        #expect(timer.isDue, "a deadline in the past is due")
     }
 }

@@ -250,4 +250,30 @@ import Testing
         try h.client.call("Stop", [.string(AlarmID.id(fromPath: b)!)])
         #expect(try wait { $0.count == 1 && $0[0].last == .bool(false) }, "released once nothing rings")
     }
+
+    /// An alarm that woke the machine rings while logind still finishes the suspend and refuses
+    /// inhibitors: alarmd asks again until it holds one, so the woken machine stays awake.
+    @Test func sleepInhibitorAskedAgainWhileLogindFinishesASuspend() throws {
+        let system = try TestBus()
+        let logind = try PeerProcess(address: system.address, role: ["--logind"], name: "org.freedesktop.login1",
+                                     log: system.dir.path + "/logind.log")
+        let h = try Harness(environment: ["DBUS_SYSTEM_BUS_ADDRESS": system.address])
+        func control(_ method: String, _ args: [Value] = []) throws -> [Value] {
+            try logind.client.bus.call("org.freedesktop.login1", "/org/freedesktop/login1", "org.alarmd.TestLogind", method, args)
+        }
+        func blockHeld() throws -> Bool {
+            guard case .array(_, let items)? = try control("Inhibitors").first else { return false }
+            return items.contains { if case .structure(let f) = $0 { f.first == .string("sleep:idle") && f.last == .bool(true) } else { false } }
+        }
+        _ = try control("Sleep", [.bool(true)])
+        #expect(h.daemon.logs("the machine is going to sleep; nothing is pending"))
+        let a = try h.client.schedule([("title", .string("Woke")), ("duration", .uint32(1))])
+        #expect(h.client.waitForState(a, "alerting"))
+        func refused() throws -> UInt32 { if case .uint32(let n)? = try control("Refused").first { n } else { 0 } }
+        #expect(try eventually(pumping: h.client) { try refused() >= 2 }, "refused, and asked again, while the suspend runs")
+        #expect(try !blockHeld())
+        _ = try control("Sleep", [.bool(false)])
+        #expect(try eventually(pumping: h.client) { try blockHeld() }, "held once logind has finished")
+        #expect(h.daemon.logs("holding a sleep:idle inhibitor while alarms ring (asked"))
+    }
 }

@@ -181,9 +181,19 @@ final class Committer: ChangeSink {
         anchor.save()
     }
 
-    /// One kernel timer, armed for the earliest deadline of all alarms; far ahead when there is none.
+    /// One kernel timer, armed for the earliest deadline of all alarms; disarmed when there is none.
     private func rearm() {
         deadline.arm(at: clock.machineTime(engine.nextDeadline))
+    }
+
+    /// Just before a suspend: the timer armed for the earliest deadline (it is after every change;
+    /// this makes sure), and where, for the log line of the suspend.
+    func armForSleep() -> String {
+        rearm()
+        guard let at = deadline.armedAt else { return "nothing is pending" }
+        return deadline.wakeCapable
+            ? "the next deadline, \(Log.time(at)), is armed on CLOCK_REALTIME_ALARM: the RTC wakes the machine for it"
+            : "the next deadline, \(Log.time(at)), is armed on CLOCK_REALTIME: it cannot wake the machine and rings on resume"
     }
 
     // MARK: committing
