@@ -47,7 +47,7 @@ INSTALL_STRIP ?= -s
 STRICT = -Xswiftc -warnings-as-errors
 SWIFT_BUILD = $(SWIFT) build $(STRICT)
 
-.PHONY: all deps build-deps run-deps build run install-check install-files install-payload deb deb13 test-package test-package13 test lint-reuse test-swift test-asan test-tsan valgrind-leaks test-unit-sandbox test-desktop test-gnome test-gnome48 test-gnome50 test-next lint-gnome gnome-pot bench install install-gnome-extension uninstall clean crash-test fuzz-core fuzz-bus plasma-applet install-plasma-applet install-plasma-applet-if-built test-plasma plasma-pot plasma6-applet plasma6-applet-here test-plasma6 test-plasma67
+.PHONY: all deps build-deps run-deps build run install-check install-files install-payload deb deb13 test-package test-package13 test lint-reuse test-swift test-asan test-tsan valgrind-leaks test-unit-sandbox test-desktop test-gnome test-gnome48 test-gnome50 test-next lint-gnome gnome-pot bench install install-gnome-extension uninstall clean crash-test fuzz-core fuzz-bus plasma-applet install-plasma-applet install-plasma-applet-if-built test-plasma plasma-pot plasma6-applet plasma6-applet-here test-plasma6 test-plasma67 test-wake
 
 # A bare `make` builds, as the README's "From source" says.
 all: build
@@ -85,7 +85,7 @@ run: build run-deps
 # same suite again under AddressSanitizer (with LeakSanitizer), then the desktop tests (panels, GNOME
 # Shell 43 here, 48 in a Debian 13 root and 50 in a forky root, Plasma) and the Debian packages'
 # (Debian 12, then Debian 13). Installs what they need once, first, then runs them in that order.
-TEST_TARGETS = lint-reuse test-swift test-asan test-desktop test-gnome test-gnome48 test-gnome50 test-plasma test-plasma6 test-plasma-lockscreen test-package test-package13
+TEST_TARGETS = lint-reuse test-swift test-asan test-desktop test-gnome test-gnome48 test-gnome50 test-plasma test-plasma6 test-plasma-lockscreen test-package test-package13 test-wake
 test: deps
 	@$(MAKE) --no-print-directory $(TEST_TARGETS)
 
@@ -289,6 +289,15 @@ test-package:
 test-package13:
 	scripts/deb-in-root trixie $(DEB13_OUT)
 	Tests/package/run --suite trixie $(DEB13_OUT)
+
+# An alarm wakes a suspended machine (Tests/wake/run, as root): the packages `make deb13` builds (not
+# rebuilt when current), installed in a Debian 13 image that QEMU boots by systemd under TCG and
+# suspends to RAM (S3); the alarms of a user on the local seat wake it by its RTC, a user without
+# CAP_WAKE_ALARM sleeps through and rings on resume. About 5 minutes (the guest's three suspends
+# take most of it; mmdebstrap adds under a minute the first time). Logs: test-artifacts/wake/.
+test-wake:
+	scripts/deb-in-root trixie $(DEB13_OUT)
+	Tests/wake/run $(DEB13_OUT)
 
 # Regenerates the extension's translation template from its sources, keeping its SPDX lines (as plasma-pot).
 GNOME_POT = applets/gnome-shell/po/alarmd.pot
