@@ -47,7 +47,7 @@ INSTALL_STRIP ?= -s
 STRICT = -Xswiftc -warnings-as-errors
 SWIFT_BUILD = $(SWIFT) build $(STRICT)
 
-.PHONY: all deps build-deps run-deps build run install-check install-files install-payload deb deb13 test-package test-package13 test lint-reuse test-swift test-asan test-tsan valgrind-leaks test-unit-sandbox test-desktop test-gnome test-gnome48 test-gnome50 test-next lint-gnome gnome-pot bench install install-gnome-extension uninstall clean crash-test fuzz-core fuzz-bus plasma-applet install-plasma-applet install-plasma-applet-if-built test-plasma plasma-pot plasma6-applet plasma6-applet-here test-plasma6 test-plasma67 test-wake
+.PHONY: all deps build-deps run-deps build run install-check install-files install-payload deb deb13 test-package test-package13 test lint-reuse test-swift test-asan test-tsan valgrind-leaks test-unit-sandbox test-desktop test-gnome test-gnome48 test-gnome50 test-next lint-gnome gnome-pot bench docs install install-gnome-extension uninstall clean crash-test fuzz-core fuzz-bus plasma-applet install-plasma-applet install-plasma-applet-if-built test-plasma plasma-pot plasma6-applet plasma6-applet-here test-plasma6 test-plasma67 test-wake
 
 # A bare `make` builds, as the README's "From source" says.
 all: build
@@ -85,7 +85,7 @@ run: build run-deps
 # same suite again under AddressSanitizer (with LeakSanitizer), then the desktop tests (panels, GNOME
 # Shell 43 here, 48 in a Debian 13 root and 50 in a forky root, Plasma) and the Debian packages'
 # (Debian 12, then Debian 13). Installs what they need once, first, then runs them in that order.
-TEST_TARGETS = lint-reuse test-swift test-asan test-desktop test-gnome test-gnome48 test-gnome50 test-plasma test-plasma6 test-plasma-lockscreen test-package test-package13 test-wake
+TEST_TARGETS = lint-reuse docs test-swift test-asan test-desktop test-gnome test-gnome48 test-gnome50 test-plasma test-plasma6 test-plasma-lockscreen test-package test-package13 test-wake
 test: deps
 	@$(MAKE) --no-print-directory $(TEST_TARGETS)
 
@@ -311,6 +311,32 @@ gnome-pot:
 # Figures beside baselines from the same run (tools/bench/RESULTS.md); BENCH_ARGS="--figures 2 --seed 7" etc.
 bench:
 	tools/bench/run $(BENCH_ARGS)
+
+# The AlarmClient library's reference (DocC) as a static site, .build/docs/AlarmClient.doccarchive
+# (docs/HACKING.md says how to open it), from its doc comments and the catalog
+# Sources/AlarmClient/AlarmClient.docc. The library builds in a scratch path of its own, so that the debug
+# build in .build keeps its flags, its compiler writing the symbol graphs: without the members protocols'
+# default implementations lend (`!=`), which no comment here can document, and with extension blocks,
+# without which docc drops Zone.local. docc gets AlarmClient's graphs alone: the directory holds those of
+# the modules it builds on too, which docc would document beside it. A public symbol without a doc comment
+# fails it (scripts/check-symbol-docs), and so does any docc warning: a broken link, a parameter the
+# symbol does not have. No swift-docc-plugin: it would have to be fetched.
+DOCS = .build/docs
+DOCC ?= $(dir $(realpath $(SWIFT)))docc
+SYMBOL_GRAPHS = $(CURDIR)/$(DOCS)/build/symbol-graphs
+docs:
+	$(SWIFT_BUILD) --target AlarmClient --scratch-path $(DOCS)/build -Xswiftc -emit-symbol-graph \
+		-Xswiftc -emit-symbol-graph-dir -Xswiftc $(SYMBOL_GRAPHS) \
+		-Xswiftc -symbol-graph-skip-synthesized-members -Xswiftc -emit-extension-block-symbols
+	rm -rf $(DOCS)/symbols $(DOCS)/AlarmClient.doccarchive && mkdir -p $(DOCS)/symbols
+	cp $(SYMBOL_GRAPHS)/AlarmClient.symbols.json $(SYMBOL_GRAPHS)/AlarmClient@*.symbols.json $(DOCS)/symbols/
+	scripts/check-symbol-docs $(DOCS)/symbols/*.symbols.json
+	$(DOCC) convert Sources/AlarmClient/AlarmClient.docc --additional-symbol-graph-dir $(DOCS)/symbols \
+		--fallback-display-name AlarmClient --fallback-bundle-identifier org.alarmd.AlarmClient \
+		--warnings-as-errors --experimental-documentation-coverage --coverage-summary-level brief \
+		--output-path $(DOCS)/AlarmClient.doccarchive
+	@echo "Built $(DOCS)/AlarmClient.doccarchive. Serve it with: python3 -m http.server -d $(DOCS)/AlarmClient.doccarchive," \
+		"then open http://localhost:8000/documentation/alarmclient/"
 
 # Installs what `make` built; builds nothing, so it fails before touching the system when there is
 # nothing built. No file capability: a binary with one runs in secure-execution mode, where glibc hides

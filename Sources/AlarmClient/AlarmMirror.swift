@@ -5,30 +5,73 @@ import AlarmCore
 import SDBus
 
 /// What changed in the mirror, in the order alarmd announced it.
+///
+/// ``AlarmMirror`` hands each to its `onEvent` handler after applying it, so the mirror already
+/// holds the new state.
 public enum MirrorEvent: Sendable {
     /// Everything was (re)read: at start, and whenever alarmd (re)appears.
     case loaded
+    /// A new alarm (`InterfacesAdded`), with all its properties.
     case added(AlarmSnapshot)
+    /// An alarm's properties changed (one `PropertiesChanged`): the alarm before and after, and
+    /// the names of the properties the signal carried new values of, sorted.
     case changed(old: AlarmSnapshot, new: AlarmSnapshot, names: [String])
+    /// An alarm went, as it was last mirrored.
+    ///
     /// `reason` from AlarmRemoved (`stopped`, `cancelled`, …), empty when only InterfacesRemoved told.
     case removed(AlarmSnapshot, reason: String)
+    /// An app's authorization changed (`AuthorizationChanged`): the app's id, empty for the user's
+    /// own tools, and its new state, `authorized`, `denied` or `notDetermined`.
     case authorizationChanged(app: String, state: String)
+    /// ``AlarmMirror/nextFireTime`` moved (`NextFireTimeUSec`); its new value.
     case nextFireTimeChanged(USec)
+    /// alarmd took its name on the bus (it started, or started again); the mirror has just read
+    /// everything anew, with a ``loaded`` before this event.
     case daemonStarted
+    /// alarmd left the bus: the mirror is empty and not ``AlarmMirror/running`` until
+    /// ``daemonStarted``. The alarms are kept by alarmd, not lost.
     case daemonStopped
 }
 
 /// A live copy of every alarm the caller may see, kept by alarmd's signals alone: the ObjectManager's
 /// InterfacesAdded/Removed, PropertiesChanged and AlarmRemoved, and the name's owner. Nothing polls;
 /// the owner of `bus` dispatches (an sd-event loop, or `Bus.processOnce`).
+///
+/// A panel or an app's window makes one mirror and redraws from ``alarms`` (or ``sorted``) in its
+/// `onEvent` handler, which runs on the thread that dispatches the bus. Keep the mirror for as long
+/// as it is to follow alarmd: the bus holds its subscriptions weakly, and a mirror that is gone is
+/// told nothing more. Between signals, ``AlarmSnapshot/remaining(at:)`` and
+/// ``AlarmSnapshot/progress(at:)`` give a countdown's figures from the clock alone.
+///
+/// ```swift
+/// let loop = try EventLoop()
+/// try proxy.bus.attach(loop)
+/// let mirror = try AlarmMirror(proxy: proxy) { mirror, _ in
+///     draw(PanelView.make(alarms: mirror.sorted, running: mirror.running, now: SystemClock().now()))
+/// }
+/// let status = withExtendedLifetime(mirror) { loop.run() }
+/// ```
 public final class AlarmMirror {
+    /// The proxy the mirror reads through; its bus carries the signals the mirror follows.
     public let proxy: AlarmManagerProxy
+    /// Every alarm the caller may see, by id; empty while alarmd is not running.
     public private(set) var alarms: [String: AlarmSnapshot] = [:]
+    /// Whether alarmd is on the bus: as found at the last ``reload()``, false from its
+    /// ``MirrorEvent/daemonStopped``.
     public private(set) var running = false
+    /// ``AlarmManagerProxy/nextFireTime``, kept by the signals; 0 while alarmd is not running.
     public private(set) var nextFireTime: USec = 0
     private let onEvent: (AlarmMirror, MirrorEvent) -> Void
 
+    /// Subscribes to alarmd's signals on `proxy`'s bus, then reads every alarm.
+    ///
     /// `onEvent` gets the mirror too: the first event (`loaded`) comes before this init returns.
+    ///
+    /// - Parameters:
+    ///   - proxy: The proxy to read through; the mirror listens on its bus.
+    ///   - onEvent: Runs after each change is applied, with the mirror and what changed.
+    /// - Throws: `BusError` when the bus refuses a subscription (a closed connection). alarmd not
+    ///   running is no error: the mirror starts empty and fills when alarmd appears.
     public init(proxy: AlarmManagerProxy, onEvent: @escaping (AlarmMirror, MirrorEvent) -> Void) throws(BusError) {
         self.proxy = proxy
         self.onEvent = onEvent
@@ -50,10 +93,14 @@ public final class AlarmMirror {
         reload()
     }
 
-    /// Alarms in the order a person reads them.
+    /// Alarms in the order a person reads them (``AlarmSnapshot/readingOrder(_:)``).
     public var sorted: [AlarmSnapshot] { AlarmSnapshot.readingOrder(Array(alarms.values)) }
 
     /// Reads everything anew (alarmd not running leaves the mirror empty).
+    ///
+    /// The mirror does this itself at start and whenever alarmd appears, and reports
+    /// ``MirrorEvent/loaded`` after it. More alarms than one reply can hold are read page by page; a
+    /// read that fails otherwise leaves the mirror empty.
     public func reload() {
         running = proxy.isRunning
         guard running else {

@@ -5,7 +5,14 @@ import AlarmCore
 
 /// What a person types for alarms, parsed before anything is sent, so a typo is a usage error that
 /// names itself rather than a round trip.
+///
+/// alarmctl reads its arguments with it; an app that takes times, days or durations as text can
+/// too, and its results are what the configuration keys of ``AlarmManagerProxy/schedule(id:_:)``
+/// take.
 public enum CommandInput {
+    /// When an alarm is to ring, as a person typed it: a time of day, or a date and time.
+    ///
+    /// The first is the `hour` and `minute` keys, the second `fixed_date`.
     public enum When: Equatable, Sendable {
         /// Local wall clock (`07:30`): follows the time zone, repeats on `--days`.
         case wallClock(hour: Int, minute: Int)
@@ -17,18 +24,32 @@ public enum CommandInput {
     /// what it may be. A person needs to know which: "cannot read 0s" sends them to the grammar
     /// when the grammar was never the problem.
     public enum Problem: Error, Equatable, Sendable {
+        /// Not in any form the command reads.
         case unreadable
         /// The reason, in words for the person who typed it.
         case invalid(String)
     }
 
     /// `HH:MM`, or `YYYY-MM-DD HH:MM` (also with `T`) in `zone`.
+    ///
+    /// - Parameters:
+    ///   - text: What the person typed; whitespace around it is ignored.
+    ///   - zone: The zone a date and time is read in.
+    /// - Returns: The time; nil when it is unreadable or invalid (``readTime(_:zone:)`` says which).
     public static func time(_ text: String, zone: Zone = .local) -> When? {
         try? readTime(text, zone: zone).get()
     }
 
-    /// `time`, saying why not: an hour past 23, a minute past 59, a month or a day the calendar
-    /// does not have are read, and invalid.
+    /// ``time(_:zone:)``, saying why not: an hour past 23, a minute past 59, a month or a day the
+    /// calendar does not have are read, and invalid.
+    ///
+    /// A time the clocks skip in `zone` reads as the instant they skip to; one they show twice, the
+    /// first: the rule alarmd rings wall-clock alarms by (docs/API.md).
+    ///
+    /// - Parameters:
+    ///   - text: What the person typed; whitespace around it is ignored.
+    ///   - zone: The zone a date and time is read in.
+    /// - Returns: The time, or the ``Problem`` with it.
     public static func readTime(_ text: String, zone: Zone = .local) -> Result<When, Problem> {
         let s = text.trimmingWhitespace()
         if let hm = hourMinute(s) {
@@ -49,8 +70,6 @@ public enum CommandInput {
         guard (1...days).contains(d) else {
             return .failure(.invalid("\(TimeText.monthNames[mo - 1]) \(y) has no day \(ymd[2]) (it has days 01 to \(days))"))
         }
-        // A time the clocks skip reads as the instant they skip to; one they show twice, the
-        // first: the rule alarmd rings wall-clock alarms by (docs/API.md).
         let wall = LocalTime(year: Int64(y), month: mo, day: d, hour: h, minute: m, second: 0).wallSeconds
         return .success(.fixed(zone.firstInstant(wall: wall)))
     }
@@ -68,6 +87,12 @@ public enum CommandInput {
 
     /// `mon-fri`, `weekdays`, `weekends`, `daily`, `mon,wed,fri`, full names, ranges that wrap
     /// (`fri-mon`); `never` is no repeat. nil when anything is not understood.
+    ///
+    /// Day names may be cut to three letters or more, or to two (`mo`, `tu`, …), in any case.
+    ///
+    /// - Parameter text: What the person typed.
+    /// - Returns: The days in week order, each once, as the `weekdays` key takes their raw values;
+    ///   empty for no repeat.
     public static func days(_ text: String) -> [Weekday]? {
         let s = text.lowercased().trimmingWhitespace()
         switch s {
@@ -105,13 +130,24 @@ public enum CommandInput {
     }
 
     /// A duration in the daemon's grammar (`90`, `30s`, `5m`, `1h30m`, `1d12h`), in seconds.
+    ///
+    /// - Parameter text: What the person typed.
+    /// - Returns: Seconds, from 1 to five years; nil otherwise (``readDuration(_:zero:range:)``
+    ///   says why).
     public static func duration(_ text: String) -> UInt64? {
         try? readDuration(text).get()
     }
 
-    /// `duration`, saying why not. `zero` allows 0 (`0`, `0s`, `0m`…), which options such as a
-    /// warning or a pre-alert take for "none"; `range` bounds it further, as the contract bounds
+    /// ``duration(_:)``, saying why not. `zero` allows 0 (`0`, `0s`, `0m`…), which options such as
+    /// a warning or a pre-alert take for "none"; `range` bounds it further, as the contract bounds
     /// the key the option sets.
+    ///
+    /// - Parameters:
+    ///   - text: What the person typed.
+    ///   - zero: Whether 0 is allowed, meaning "none".
+    ///   - range: The seconds allowed (besides 0 when `zero`); the grammar reads no more than five
+    ///     years, whatever the range.
+    /// - Returns: Seconds, or the ``Problem`` with them.
     public static func readDuration(_ text: String, zero: Bool = false,
                                     range: ClosedRange<UInt64> = 1...DurationGrammar.maximumSeconds) -> Result<UInt64, Problem> {
         let seconds: UInt64
@@ -130,6 +166,9 @@ public enum CommandInput {
     }
 
     /// "1 second", "1 day", "7 days", "five years": a bound as a person says it.
+    ///
+    /// - Parameter seconds: The bound.
+    /// - Returns: The bound in the largest unit it is a whole number of.
     public static func spoken(_ seconds: UInt64) -> String {
         if seconds == DurationGrammar.maximumSeconds { return "five years" }
         for (unit, size) in [("day", UInt64(86_400)), ("hour", 3_600), ("minute", 60), ("second", 1)] where seconds % size == 0 {
@@ -140,6 +179,9 @@ public enum CommandInput {
     }
 
     /// A human form of a duration for default titles: "25 min", "1 h 30 min", "45 s".
+    ///
+    /// - Parameter seconds: The duration; days show as hours ("36 h").
+    /// - Returns: Hours, minutes and seconds, leaving out those that are 0 ("0 s" for none).
     public static func durationText(_ seconds: UInt64) -> String {
         let h = seconds / 3600, m = seconds / 60 % 60, s = seconds % 60
         var parts: [String] = []

@@ -4,7 +4,12 @@
 /// How `--json` prints, as systemd's tools name the modes: `short` one compact line, `pretty`
 /// indented, `off` as if it were not given.
 public enum JSONMode: String, CaseIterable, Equatable, Sendable {
-    case short, pretty, off
+    /// `--json` alone, or `--json=short`.
+    case short
+    /// `--json=pretty`.
+    case pretty
+    /// `--json=off`.
+    case off
 }
 
 /// The options one alarmctl command takes besides the global ones.
@@ -16,6 +21,12 @@ public struct CommandOptions: Equatable, Sendable {
     /// Whether the command prints state that `--json` can carry.
     public var json: Bool
 
+    /// A command's options.
+    ///
+    /// - Parameters:
+    ///   - valued: The options that take a value.
+    ///   - flags: The options that take none.
+    ///   - json: Whether the command prints state that `--json` can carry.
     public init(valued: Set<String> = [], flags: Set<String> = [], json: Bool = false) {
         self.valued = valued
         self.flags = flags
@@ -27,27 +38,43 @@ public struct CommandOptions: Equatable, Sendable {
 /// or after the command and its arguments; a command's options after the command; `--` ends the
 /// options, so what follows is an argument even when it starts with `-`. Pure, so that a unit
 /// test can hold every rule of it.
+///
+/// Option names are kept without their dashes (`title` for `--title`), here and in
+/// ``CommandOptions``.
 public struct Invocation: Equatable, Sendable {
+    /// The bus to use instead of the session bus (`--address ADDRESS`); nil when not given.
     public var address: String?
+    /// Whether the output is to be without colours (`--no-color`).
     public var noColor = false
     /// nil when not given; a plain `--json` is `.short`, what `list --json` always printed.
     public var json: JSONMode?
+    /// Whether `--help` or `-h` was given.
     public var help = false
+    /// Whether `--version` was given.
     public var version = false
     /// nil when the line names none (alarmctl then lists).
     public var command: String?
+    /// The command's arguments, in order.
     public var positional: [String] = []
+    /// The command's options that take a value, and their values; the last of an option given
+    /// twice counts.
     public var values: [String: String] = [:]
+    /// The command's options without a value that were given.
     public var flags: Set<String> = []
 
     /// A usage error; `command` is the command whose `--help` would help, when one was named.
     public struct Failure: Error, Equatable, Sendable {
+        /// What is wrong with the line, for the person who typed it.
         public let message: String
+        /// The command whose `--help` would help; nil when the line had named no command yet.
         public let command: String?
     }
 
     /// Options that go anywhere on the line (`--help` and `-h` too).
+    ///
+    /// These take a value.
     public static let globalValued: Set<String> = ["address"]
+    /// Options that go anywhere on the line and take no value (`--json` may take one after `=`).
     public static let globalFlags: Set<String> = ["no-color", "version", "help", "json"]
 
     /// Every command and its own options. `update` takes what `alarm` and `timer` take but `--id`,
@@ -71,6 +98,14 @@ public struct Invocation: Equatable, Sendable {
     /// The commands whose output `--json` can be, in the words of the usage.
     public static let jsonCommands = "list, status, auth list and monitor"
 
+    /// Reads a command line.
+    ///
+    /// - Parameters:
+    ///   - args: The arguments after the program's name.
+    ///   - commands: The commands and their options; ``Invocation/commands`` but in tests.
+    /// - Throws: ``Failure`` for an unknown command or option, a command's option before the
+    ///   command, a value missing or given to an option that takes none, a `--json` mode other than
+    ///   `short`, `pretty` or `off`, or `--json` for a command that prints no JSON.
     public init(_ args: [String], commands: [String: CommandOptions] = Invocation.commands) throws(Failure) {
         var rest = args[...]
         var onlyArguments = false

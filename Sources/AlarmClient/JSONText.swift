@@ -7,11 +7,21 @@
 /// `JSONSerialization` took.
 public enum JSONText {
     /// `null`, where `NSNull()` was.
-    public struct Null: Sendable { public init() {} }
+    public struct Null: Sendable {
+        /// The JSON `null`; ``JSONText/null`` is one.
+        public init() {}
+    }
+    /// The JSON `null`, to put in an array or dictionary.
     public static let null = Null()
 
     /// `value` as JSON: `String`, `Bool`, integers, `Double` (not finite: `null`), `Null`, arrays
     /// of these and `[String: …]` dictionaries of these; nil for anything else.
+    ///
+    /// - Parameters:
+    ///   - value: The value to write.
+    ///   - pretty: Whether to indent, two spaces a level, one element or key per line; else one
+    ///     line with no spaces.
+    /// - Returns: The JSON text, without a final newline; nil when `value` holds anything else.
     public static func text(_ value: Any, pretty: Bool = false) -> String? {
         var out = ""
         return write(value, into: &out, pretty: pretty, indent: 0) ? out : nil

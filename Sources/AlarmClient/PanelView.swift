@@ -6,14 +6,33 @@ import FoundationEssentials
 
 /// What a panel module shows, computed from the mirror and the clock alone (a pure function, so every
 /// panel format and the tests agree on it).
+///
+/// ``make(alarms:running:now:zone:)`` makes one; ``PanelFormat`` writes it as a panel reads it.
+/// What each panel shows, and how to set one up, is in docs/user-guide.md ("Panels").
 public struct PanelView: Equatable, Sendable {
     /// The module's class: waybar styles by it, i3bar and polybar colour by it.
-    public enum Mode: String, Sendable { case idle, scheduled, countdown, warning, alerting }
+    public enum Mode: String, Sendable {
+        /// Nothing to show: no alarm, or alarmd is not running.
+        case idle
+        /// The next alarm, by its time.
+        case scheduled
+        /// A countdown, running or paused.
+        case countdown
+        /// A countdown in its warning phase.
+        case warning
+        /// An alarm is ringing.
+        case alerting
+    }
 
+    /// What is shown, which decides the style.
     public var mode: Mode
+    /// The full text: a ringing alarm's title (`🔔 Get up`, `🔔 Get up +1` with one more ringing), a
+    /// countdown's label and time (`Tea 4:59`), or the next alarm's time (`⏰ 07:30`); `⏰ off` while
+    /// alarmd is not running; empty when there is nothing to show.
     public var text: String
     /// For narrow slots: the compact label (or icon glyph) and the time alone.
     public var shortText: String
+    /// Every alarm, one line each, by when it fires; `alarmd is not running` while it is not.
     public var tooltip: String
     /// Countdown progress 0–100.
     public var percentage: Int
@@ -23,14 +42,29 @@ public struct PanelView: Equatable, Sendable {
     public var icon: String
     /// The alarm shown, for click actions.
     public var alarmId: String?
+    /// The shown alarm's state, which decides what a click does
+    /// (``PanelClick/action(forState:)``); empty when none is shown.
     public var alarmState: String
     /// Whether the text changes with the clock (a running countdown is shown): redraw every second.
     public var ticking: Bool
 
+    /// The glyph before a ringing alarm.
     public static let alerting = "🔔"
+    /// The glyph before the next alarm's time, and before `off`.
     public static let scheduledGlyph = "⏰"
+    /// The glyph before a paused countdown.
     public static let pausedGlyph = "⏸"
 
+    /// What the panel shows for `alarms` at `now`: a ringing alarm, else the countdown that ends
+    /// first (or a paused one), else the next alarm.
+    ///
+    /// - Parameters:
+    ///   - alarms: Every alarm the caller sees, in any order (``AlarmMirror/alarms``).
+    ///   - running: Whether alarmd is running (``AlarmMirror/running``).
+    ///   - now: The current time, in realtime µs.
+    ///   - zone: The zone times are shown in.
+    /// - Returns: The view; draw it again when the mirror changes, and every second while
+    ///   ``ticking``.
     public static func make(alarms: [AlarmSnapshot], running: Bool, now: USec, zone: Zone = .local) -> PanelView {
         var v = PanelView(mode: .idle, text: "", shortText: "", tooltip: "", percentage: 0, color: nil, icon: "",
                           alarmId: nil, alarmState: "", ticking: false)
@@ -120,13 +154,34 @@ public struct PanelView: Equatable, Sendable {
 }
 
 /// The line formats of panel modules.
+///
+/// Their names are those `alarmctl panel --format` takes.
 public enum PanelFormat: String, CaseIterable, Sendable {
-    case waybar, i3bar, polybar, plain
+    /// waybar's custom module with `return-type: json`: one JSON object a line, `text` and `tooltip`
+    /// escaped for Pango markup, `class` the ``PanelView/Mode-swift.enum``, `alt` the icon,
+    /// `percentage`.
+    case waybar
+    /// The i3bar protocol (also swaybar's): ``PanelFormat/i3barHeader`` first, then one array of
+    /// blocks a line, each block's `instance` the alarm's id for clicks.
+    case i3bar
+    /// polybar's `custom/script` with `tail = true`: the text with colour tags and click actions.
+    case polybar
+    /// The text alone.
+    case plain
 
     /// i3bar's protocol header and the opening of its endless array.
     public static let i3barHeader = "{\"version\":1,\"click_events\":true}\n["
 
-    /// One line for `view`. `command` is how the panel runs alarmctl for polybar's click actions.
+    /// One line for `view`.
+    ///
+    /// - Parameters:
+    ///   - view: What to show.
+    ///   - command: How the panel runs alarmctl for polybar's click actions, which add the action
+    ///     and the alarm's id (its colons are escaped here); the other formats ignore it.
+    ///   - first: For i3bar, whether this is the first array after the header; the others start
+    ///     with the comma that separates them.
+    /// - Returns: The line, without its newline; for polybar and plain, empty when there is nothing
+    ///   to show.
     public func line(_ view: PanelView, command: String = "alarmctl", first: Bool = true) -> String {
         switch self {
         case .plain:
@@ -180,10 +235,15 @@ public enum PanelFormat: String, CaseIterable, Sendable {
 
 /// A click from i3bar (its protocol's click event, one JSON object per line on stdin).
 public struct PanelClick: Equatable, Sendable {
+    /// The clicked block's `instance`: the id of the alarm it showed (`alarmd` when none).
     public var instance: String
+    /// The mouse button, as i3bar numbers them: 1 left, 2 middle, 3 right.
     public var button: Int
 
     /// Parses one line of the click stream: the opening `[` and separating commas are skipped.
+    ///
+    /// - Parameter line: One line i3bar wrote to standard input.
+    /// - Returns: nil for a line that is not a click on alarmd's block.
     public init?(line: String) {
         var s = Substring(line.trimmingWhitespace())
         while let c = s.first, c == "[" || c == "," { s = s.dropFirst() }
@@ -194,9 +254,22 @@ public struct PanelClick: Equatable, Sendable {
         self.button = button
     }
 
-    public enum Action: Equatable, Sendable { case stop, snooze, pause, resume }
+    /// What a click asks of the alarm: one ``AlarmManagerProxy`` call each.
+    public enum Action: Equatable, Sendable {
+        /// ``AlarmManagerProxy/stop(_:)``.
+        case stop
+        /// ``AlarmManagerProxy/countdown(_:)``.
+        case snooze
+        /// ``AlarmManagerProxy/pause(_:)``.
+        case pause
+        /// ``AlarmManagerProxy/resume(_:)``.
+        case resume
+    }
 
     /// Left click stops a ringing alarm (and pauses or resumes a countdown); right click snoozes.
+    ///
+    /// - Parameter state: The clicked alarm's state now (``AlarmSnapshot/state``).
+    /// - Returns: What to do; nil when the click does nothing in that state.
     public func action(forState state: String) -> Action? {
         switch (button, state) {
         case (1, "alerting"): return .stop

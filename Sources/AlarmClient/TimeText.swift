@@ -4,9 +4,15 @@
 import AlarmCore
 
 /// Times as a person reads them in a terminal or a panel.
+///
+/// In English, as alarmctl and the panels print them; the GNOME Shell extension and the Plasma
+/// applet write the countdown clock the same way (Tests/cases/client-rules.json).
 public enum TimeText {
     /// A countdown's remaining time, rounded up so it shows 25:00 at the start and 0:01 in the last
     /// second: `24:59`, `1:02:03`, `2d 03:04:05`.
+    ///
+    /// - Parameter remaining: The time left, in µs (``AlarmSnapshot/remaining(at:)``).
+    /// - Returns: Minutes and seconds, with hours and days in front when there are any.
     public static func clock(_ remaining: USec) -> String {
         let total = (remaining + usecPerSecond - 1) / usecPerSecond
         let d = total / 86_400, h = total / 3600 % 24, m = total / 60 % 60, s = total % 60
@@ -16,6 +22,12 @@ public enum TimeText {
     }
 
     /// "in 7 h 12 min", "in 45 s", "in 3 d 4 h", "now", "5 min ago".
+    ///
+    /// - Parameters:
+    ///   - t: The instant, in realtime µs.
+    ///   - now: The current time, in realtime µs.
+    /// - Returns: How far `t` is from `now`, to the nearest second, in its two largest units at
+    ///   most (seconds only under ten minutes).
     public static func relative(_ t: USec, from now: USec) -> String {
         let future = t >= now
         // To the nearest second: a timer set just now for 25 min reads "in 25 min", not "in 24 min".
@@ -31,6 +43,13 @@ public enum TimeText {
     }
 
     /// A wall-clock instant in `zone`: "07:30" today, "Tue 07:30" within a week, else "2026-12-24 18:00".
+    ///
+    /// - Parameters:
+    ///   - t: The instant, in realtime µs.
+    ///   - now: The current time, in realtime µs: what "today" and "within a week" are counted from.
+    ///   - zone: The zone the instant is shown in.
+    /// - Returns: The time of day: alone today, after the weekday in the coming week, else after
+    ///   the date.
     public static func local(_ t: USec, now: USec, zone: Zone = .local) -> String {
         let seconds = Int64(t / usecPerSecond), today = Int64(now / usecPerSecond)
         let wall = zone.localTime(at: seconds), here = zone.localTime(at: today)
@@ -43,6 +62,11 @@ public enum TimeText {
     }
 
     /// A time of day to the second, "07:30:05", in `zone`.
+    ///
+    /// - Parameters:
+    ///   - t: The instant, in realtime µs.
+    ///   - zone: The zone the instant is shown in.
+    /// - Returns: Hours, minutes and seconds, two digits each.
     public static func seconds(_ t: USec, zone: Zone = .local) -> String {
         let wall = zone.localTime(at: Int64(t / usecPerSecond))
         return twoDigits(wall.hour) + ":" + twoDigits(wall.minute) + ":" + twoDigits(wall.second)
@@ -51,10 +75,15 @@ public enum TimeText {
     /// English short day names by `LocalTime.weekday` (0 = Sunday), as `EEE` in the POSIX locale.
     static let weekdayNames = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
     /// English month names, January first.
+    ///
+    /// Index 0 is January: `monthNames[month - 1]` for a month numbered 1 to 12.
     public static let monthNames = ["January", "February", "March", "April", "May", "June", "July",
                                     "August", "September", "October", "November", "December"]
 
     /// Repeat days as a person writes them: "daily", "mon-fri", "weekends", "mon,wed,fri", "" (never).
+    ///
+    /// - Parameter names: Lowercase day names (``AlarmSnapshot/weekdays``).
+    /// - Returns: The days in the shortest of those forms; names it does not know are left out.
     public static func days(_ names: [String]) -> String {
         let all = Weekday.allCases.map(\.rawValue)
         let set = Set(names)
