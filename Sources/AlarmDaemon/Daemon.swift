@@ -28,8 +28,7 @@ public enum Daemon {
                                     report: { Log.warning($0) })
         let startZone = zoneSource.initial()
         let engine = AlarmEngine(clock: clock, timeZone: startZone.zone, policy: config.policy,
-                                 limits: config.limits, ringTimeout: config.ringTimeout)
-        engine.missedGrace = config.missedGrace
+                                 limits: config.limits, ringTimeout: config.ringTimeout, missedGrace: config.missedGrace)
         engine.load(alarms: opened.alarms, authorizations: opened.authorizations)
         Log.info("store \(store.path): \(opened.alarms.count) alarms loaded\(opened.skipped > 0 ? ", \(opened.skipped) unreadable" : ""), "
             + "checked in \(fixed(Double(opened.checkUSec) / 1000, digits: 1)) ms")
@@ -45,7 +44,7 @@ public enum Daemon {
             Log.warning("test: crashing after the announcement, before the write")
             abort()
         } : nil
-        let committer = try Committer(engine: engine, store: store, clock: clock, loop: loop, calls: bus,
+        let committer = try Committer(engine: engine, store: store, clock: clock, loop: loop, bus: bus,
                                       betweenAnnounceAndWrite: crash)
         let view = committer.view
         Log.info(committer.wakeCapable ? "alarms wake the machine (CLOCK_REALTIME_ALARM)"
@@ -55,12 +54,12 @@ public enum Daemon {
         let zoneWatcher = ZoneWatcher(loop: loop, source: zoneSource, current: startZone) { [unowned committer] zone in
             committer.decide(.timeZoneChange(zone), "time-zone change")
         }
-        let system = SystemBus(loop: loop, sink: committer, zoneWatcher: zoneWatcher,
+        let system = SystemBus(loop: loop, committer: committer, zoneWatcher: zoneWatcher,
                                beforeSleep: { [unowned committer] in committer.armForSleep() })
 
         // The desktop: notifications, the prompt, sound and the output.
         let notifier = try Notifier(bus: bus)
-        let prompter = AuthorizationPrompter(engine: view, sink: committer, notifier: notifier, loop: loop, config: config)
+        let prompter = AuthorizationPrompter(engine: view, committer: committer, notifier: notifier, loop: loop, config: config)
         let output = OutputGuard(store: store, loop: loop, config: config)
         let alerts = try Alerts(engine: view, sink: committer, notifier: notifier, bus: bus, loop: loop,
                                 soundDirectories: options.soundDirectories ?? defaultSoundDirectories(),
@@ -68,7 +67,7 @@ public enum Daemon {
 
         // The contract on the bus: one file per interface.
         let identity = Identity(procRoot: options.procRoot)
-        let manager = Manager1(engine: view, sink: committer, identity: identity, prompter: prompter, bus: bus,
+        let manager = Manager1(engine: view, committer: committer, identity: identity, prompter: prompter, bus: bus,
                                limits: (config.callLimit, config.shellCallLimit),
                                facts: .init(version: version, wakeSupported: committer.wakeCapable, storePath: store.path,
                                             storeRecovery: opened.recovery?.properties ?? []))

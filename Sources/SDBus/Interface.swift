@@ -27,10 +27,12 @@ public struct Interface<Object: BusObject>: Sendable {
         public let inArgs: [(name: String, type: String)]
         public let outArgs: [(name: String, type: String)]
         public let flags: MethodFlags
-        public let handler: @Sendable (Object, MethodCall) throws(BusError) -> MethodResult
+        /// Runs the method for what the object's `invoke` resolved (the caller).
+        public let handler: @Sendable (Object, MethodCall, Object.CallContext) throws(Object.CallError) -> MethodResult
 
         public init(_ name: String, in inArgs: [(String, String)] = [], out outArgs: [(String, String)] = [],
-                    flags: MethodFlags = [], _ handler: @escaping @Sendable (Object, MethodCall) throws(BusError) -> MethodResult) {
+                    flags: MethodFlags = [],
+                    _ handler: @escaping @Sendable (Object, MethodCall, Object.CallContext) throws(Object.CallError) -> MethodResult) {
             self.name = name
             self.inArgs = inArgs.map { (name: $0.0, type: $0.1) }
             self.outArgs = outArgs.map { (name: $0.0, type: $0.1) }
@@ -68,6 +70,14 @@ public struct Interface<Object: BusObject>: Sendable {
     }
 }
 
+extension Interface.Method where Object.CallContext == Void, Object.CallError == BusError {
+    /// A row of an object without a call policy: its handler needs no caller.
+    public init(_ name: String, in inArgs: [(String, String)] = [], out outArgs: [(String, String)] = [],
+                flags: MethodFlags = [], _ handler: @escaping @Sendable (Object, MethodCall) throws(BusError) -> MethodResult) {
+        self.init(name, in: inArgs, out: outArgs, flags: flags) { (object, call, _) throws(BusError) in try handler(object, call) }
+    }
+}
+
 /// What a method does, for the object's own call policy: sd-bus is not told (every member is callable
 /// by every peer of the session bus), the object's `invoke` reads them.
 public struct MethodFlags: OptionSet, Sendable {
@@ -77,6 +87,8 @@ public struct MethodFlags: OptionSet, Sendable {
     public static let mutating = MethodFlags(rawValue: 1)
     /// Reserved to the user's own tools (not to apps).
     public static let privileged = MethodFlags(rawValue: 2)
+    /// Says who the caller is (registers it): limited as what it claims to be, not as what it was.
+    public static let identifies = MethodFlags(rawValue: 4)
 }
 
 public enum PropertyChange: Sendable {
@@ -113,9 +125,13 @@ public enum MethodResult {
 }
 
 /// An object that exports interfaces. Calls and property reads arrive on the event-loop thread.
-public protocol BusObject: AnyObject {
-    /// Runs one method row: the place for a call policy the rows' flags ask for (who may call, how
-    /// often); by default the row's handler, as it is.
+public protocol BusObject: AnyObject, SendableMetatype {
+    /// What the object's call policy resolves for its rows (who the caller is): nothing by default.
+    associatedtype CallContext = Void
+    /// What the rows throw; the policy turns it into a D-Bus error.
+    associatedtype CallError: Error = BusError
+    /// Runs one method row under the object's call policy, the one place for it: who the caller is,
+    /// whether it may call (the rows' flags ask), how its refusals read. By default the row's handler.
     func invoke(_ method: Interface<Self>.Method, _ call: MethodCall) throws(BusError) -> MethodResult
     /// For fallback objects: whether `path` exists for the sender of `caller` (nil outside a call,
     /// when sd-bus itself builds a signal).
@@ -124,10 +140,13 @@ public protocol BusObject: AnyObject {
     func children(caller: Message?) -> [String]
 }
 
-extension BusObject {
+extension BusObject where CallContext == Void, CallError == BusError {
     public func invoke(_ method: Interface<Self>.Method, _ call: MethodCall) throws(BusError) -> MethodResult {
-        try method.handler(self, call)
+        try method.handler(self, call, ())
     }
+}
+
+extension BusObject {
     public func exists(path: String, caller: Message?) -> Bool { true }
     public func children(caller: Message?) -> [String] { [] }
 }

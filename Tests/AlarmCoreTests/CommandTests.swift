@@ -6,7 +6,7 @@ import Foundation
 import Testing
 import TestSupport
 
-/// `plan(_:caller:)`: one entry for every change, which serves exactly as the `plan…` method it names.
+/// `plan(_:caller:)`: the engine's one entry for every change, for the bus, the tests and the fuzzers.
 @Suite struct CommandTests {
     /// Ids from a sequence: a run that schedules without ids is the same run every time.
     final class Sequence {
@@ -24,7 +24,7 @@ import TestSupport
     }
 
     @discardableResult
-    func run(_ e: AlarmEngine, _ c: Command, as caller: String = "") throws(AlarmError) -> Mutation {
+    func run(_ e: AlarmEngine, _ c: Command, as caller: Caller = .user) throws(AlarmError) -> Mutation {
         let m = try e.plan(c, caller: caller)
         e.apply(m)
         return m
@@ -78,14 +78,14 @@ import TestSupport
 
     @Test func authorizationIsForTheUsersOwnToolsAndForRealAppIds() throws {
         let (e, _) = engine()
-        let fromApp = expectError { () throws(AlarmError) in try run(e, .setAuthorization(app: "org.example.A", state: .denied), as: "org.example.A") }
+        let fromApp = expectError { () throws(AlarmError) in try run(e, .setAuthorization(app: "org.example.A", state: .denied), as: .app("org.example.A")) }
         #expect(fromApp?.name == Contract.ErrorName.notAuthorized)
         let bad = expectError { () throws(AlarmError) in try run(e, .setAuthorization(app: "not an app", state: .authorized)) }
         #expect(bad?.invalidKey == "app_id")
         try run(e, .setAuthorization(app: "org.example.A", state: .authorized))
-        #expect(e.authorization(for: "org.example.A") == .authorized)
-        #expect(try e.plan(.setAuthorization(app: "org.example.A", state: .authorized), caller: "").isEmpty, "no change, nothing to announce")
-        try run(e, .schedule(id: "", configuration: ["title": .string("Mine"), "duration": .uint32(60)]), as: "org.example.A")
+        #expect(e.authorization(for: .app("org.example.A")) == .authorized)
+        #expect(try e.plan(.setAuthorization(app: "org.example.A", state: .authorized), caller: .user).isEmpty, "no change, nothing to announce")
+        try run(e, .schedule(id: "", configuration: ["title": .string("Mine"), "duration": .uint32(60)]), as: .app("org.example.A"))
         let revoked = try run(e, .setAuthorization(app: "org.example.A", state: .denied))
         #expect(revoked.removals.map(\.reason) == [.revoked] && e.count == 0)
     }
@@ -94,11 +94,11 @@ import TestSupport
         let (e, _) = engine()
         try run(e, .setAuthorization(app: "org.example.A", state: .authorized))
         try run(e, .setAuthorization(app: "org.example.B", state: .authorized))
-        let id = try run(e, .schedule(id: "", configuration: ["title": .string("A's"), "duration": .uint32(60)]), as: "org.example.A").upserts[0].id
+        let id = try run(e, .schedule(id: "", configuration: ["title": .string("A's"), "duration": .uint32(60)]), as: .app("org.example.A")).upserts[0].id
         let before = e.alarms.values
         for c: Command in [.cancel(id: id), .stop(id: id), .pause(id: id), .resume(id: id), .countdown(id: id),
                            .update(id: id, changes: ["title": .string("B's now")], clear: [])] {
-            let err = expectError { () throws(AlarmError) in try run(e, c, as: "org.example.B") }
+            let err = expectError { () throws(AlarmError) in try run(e, c, as: .app("org.example.B")) }
             #expect(err?.name == Contract.ErrorName.notFound, "\(c)")
         }
         #expect(e.alarms.values == before)

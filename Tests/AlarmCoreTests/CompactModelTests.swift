@@ -79,7 +79,7 @@ extension AlarmConfiguration {
         for step in 0..<6_000 {
             let id = ids[Int.random(in: 0..<ids.count, using: &rng)]
             if model[id] != nil {
-                try e.run { () throws(AlarmError) in try e.planCancel(app: "", id: id) }
+                try e.run { () throws(AlarmError) in try e.plan(.cancel(id: id), caller: .user) }
                 model.removeValue(forKey: id)
             } else {
                 let seconds = UInt32.random(in: 60...100_000, using: &rng)
@@ -89,13 +89,13 @@ extension AlarmConfiguration {
             #expect(e.count == model.count)
             if step % 101 == 0 {
                 for id in ids { #expect((e.alarms[id] != nil) == (model[id] != nil) && e.alarms[id]?.fireTime == model[id]) }
-                #expect(e.nextFireTime == model.values.min() ?? 0 && e.nextDeadline == model.values.min())
+                #expect(e.nextFireTime == model.values.min() && e.nextDeadline == model.values.min())
                 #expect(Set(e.alarms.values.map(\.id)) == Set(model.keys))
             }
         }
         // Paging walks the ids in order whatever the slots' order.
         var seen: [String] = [], after = ""
-        while case let page = e.alarms(visibleTo: "", after: after, limit: 7), !page.isEmpty {
+        while case let page = e.alarms(visibleTo: .user, after: after, limit: 7), !page.isEmpty {
             seen += page.map(\.id)
             after = page.last!.id
         }

@@ -11,10 +11,10 @@ import Testing
     /// An engine with alarms in every state, as the daemon drives them.
     func busyEngine() throws -> (AlarmEngine, ManualClock, [Alarm]) {
         let (e, clock) = makeEngine()
-        e.apply(e.planSetAuthorization(app: "org.example.A", state: .authorized))
+        e.apply(try e.plan(.setAuthorization(app: "org.example.A", state: .authorized), caller: .user))
         let timer = try e.schedule(["duration": .uint32(60), "warning_threshold": .uint32(30)], app: "org.example.A")
         let paused = try e.schedule(["duration": .uint32(600)])
-        try e.run { () throws(AlarmError) in try e.planPause(app: "", id: paused.id) }
+        try e.run { () throws(AlarmError) in try e.plan(.pause(id: paused.id), caller: .user) }
         let daily = try e.schedule(["hour": .uint32(10), "weekdays": .strings(["monday", "tuesday"]), "pre_alert": .uint32(300),
                                     "metadata": .vardict([("k", .variant(.structure([.int16(-2), .string("ü")])))])])
         let fixed = try e.schedule(["fixed_date": .int64(Int64(monday0900 / sec) + 90), "subtitle": .string("Soon"), "sound": .string("bell")])
@@ -27,8 +27,8 @@ import Testing
     @Test func anEngineDrivenThroughEveryStateHasNoViolations() throws {
         let (e, clock, alarms) = try busyEngine()
         #expect(e.invariantViolations() == [])
-        try e.run { () throws(AlarmError) in try e.planCountdown(app: "org.example.A", id: alarms[0].id) }
-        try e.run { () throws(AlarmError) in try e.planCancel(app: "", id: alarms[1].id) }
+        try e.run { () throws(AlarmError) in try e.plan(.countdown(id: alarms[0].id), caller: .app("org.example.A")) }
+        try e.run { () throws(AlarmError) in try e.plan(.cancel(id: alarms[1].id), caller: .user) }
         e.advance(clock, to: monday0900 + 2 * 86_400 * sec)
         #expect(e.invariantViolations() == [])
         #expect(e.count == 1, "only the repeating alarm remains: the others rang out")

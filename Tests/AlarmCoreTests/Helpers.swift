@@ -11,9 +11,10 @@ let sec = usecPerSecond
 
 let utc = Zone.utc
 
-func makeEngine(at now: USec = monday0900, zone: Zone = utc) -> (AlarmEngine, ManualClock) {
+func makeEngine(at now: USec = monday0900, zone: Zone = utc, limits: Limits = .init(), ringTimeout: UInt64 = 600,
+                missedGrace: UInt64 = 60) -> (AlarmEngine, ManualClock) {
     let clock = ManualClock(now)
-    return (AlarmEngine(clock: clock, timeZone: zone), clock)
+    return (AlarmEngine(clock: clock, timeZone: zone, limits: limits, ringTimeout: ringTimeout, missedGrace: missedGrace), clock)
 }
 
 func config(_ entries: [String: Value]) -> [String: Value] {
@@ -32,7 +33,7 @@ extension AlarmEngine {
     }
 
     func schedule(_ entries: [String: Value], app: String = "", id: String = "") throws(AlarmError) -> Alarm {
-        let m = try run { () throws(AlarmError) in try planSchedule(app: app, id: id, configuration: config(entries)) }
+        let m = try run { () throws(AlarmError) in try plan(.schedule(id: id, configuration: config(entries)), caller: Caller(appId: app)) }
         return m.upserts.first ?? m.removals.first!.alarm
     }
 
@@ -40,7 +41,8 @@ extension AlarmEngine {
     @discardableResult
     func advance(_ clock: ManualClock, to t: USec) -> Mutation {
         clock.set(t)
-        let m = planDue()
+        // `.due` is never refused.
+        let m = try! plan(.due, caller: .user)
         apply(m)
         return m
     }

@@ -86,7 +86,7 @@ import Testing
         if case .unidentified = SandboxIdentity.resolve(root: .flatpakInfo(Self.runtimeInfo), appArmorLabel: nil, registered: nil) {} else {
             Issue.record("a runtime-only Flatpak must not be the shell")
         }
-        #expect(SandboxIdentity.resolve(root: .unreadableInfo("x"), appArmorLabel: nil, registered: nil).appId == nil)
+        #expect(SandboxIdentity.resolve(root: .unreadableInfo("x"), appArmorLabel: nil, registered: nil).caller == nil)
     }
 
     /// Each refusal names its real cause: a root process on the user's bus is not "a Flatpak sandbox".
@@ -156,7 +156,7 @@ import Testing
         #expect(warnings.isEmpty)
         #expect(c.policy == AuthorizationPolicy(unknownApps: .deny, shellAuthorized: false))
         #expect(c.promptTimeout == 30 && c.limits == Limits(maxAlarmsPerApp: 10, maxAlarmsShell: 5) && c.ringTimeout == 120 && c.missedGrace == 0)
-        #expect(c.policy.initialState(for: "") == .denied && c.policy.initialState(for: "org.x.Y") == .denied)
+        #expect(c.policy.initialState(for: .user) == .denied && c.policy.initialState(for: .app("org.x.Y")) == .denied)
     }
 
     @Test func malformedLinesAreReportedWithFileAndLineAndDefaultsKept() {

@@ -32,7 +32,7 @@ import TestSupport
         #expect(AlertText.actions(t).map(\.0) == ["stop", "secondary", "default"])
         #expect(AlertText.actions(t).map(\.1) == ["Done", "Snooze", "Open"])
         e.advance(clock, to: monday0900 + 60 * sec)
-        try e.run { () throws(AlarmError) in try e.planCountdown(app: "", id: t.id) }
+        try e.run { () throws(AlarmError) in try e.plan(.countdown(id: t.id), caller: .user) }
         #expect(AlertText.snoozed(e.alarms[t.id]!, in: utc).body == "Snoozed until 09:06")
         let berlin = Zone.system("Europe/Berlin")
         #expect(AlertText.snoozed(e.alarms[t.id]!, in: berlin).body == "Snoozed until 10:06")

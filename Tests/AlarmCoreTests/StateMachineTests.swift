@@ -17,14 +17,14 @@ import Testing
         #expect(e.state(t.id) == .countdown)
         e.advance(clock, to: monday0900 + 300 * sec)
         #expect(e.state(t.id) == .alerting)
-        #expect(e.nextFireTime == 0, "an alerting alarm is no longer pending")
+        #expect(e.nextFireTime == nil, "an alerting alarm is no longer pending")
     }
 
     @Test func pauseAndResumeKeepElapsedTime() throws {
         let (e, clock) = makeEngine()
         let t = try e.schedule(["duration": .uint32(100)])
         clock.set(monday0900 + 30 * sec)
-        try e.run { () throws(AlarmError) in try e.planPause(app: "", id: t.id) }
+        try e.run { () throws(AlarmError) in try e.plan(.pause(id: t.id), caller: .user) }
         var a = e.alarms[t.id]!
         #expect(a.state == .paused && a.elapsed == 30 * sec && a.fireTime == 0)
         #expect(a.remaining(now: clock.now()) == 70 * sec)
@@ -33,16 +33,16 @@ import Testing
         e.advance(clock, to: monday0900 + 1_000 * sec)
         a = e.alarms[t.id]!
         #expect(a.state == .paused && a.remaining(now: clock.now()) == 70 * sec && a.progress(now: clock.now()) == 0.3)
-        try e.run { () throws(AlarmError) in try e.planResume(app: "", id: t.id) }
+        try e.run { () throws(AlarmError) in try e.plan(.resume(id: t.id), caller: .user) }
         a = e.alarms[t.id]!
         #expect(a.state == .countdown && a.countdownStart == monday0900 + 1_000 * sec)
         #expect(a.fireTime == monday0900 + 1_070 * sec && a.elapsed == 30 * sec)
         // A second pause adds to the elapsed time.
         clock.set(monday0900 + 1_050 * sec)
-        try e.run { () throws(AlarmError) in try e.planPause(app: "", id: t.id) }
+        try e.run { () throws(AlarmError) in try e.plan(.pause(id: t.id), caller: .user) }
         #expect(e.alarms[t.id]!.elapsed == 80 * sec)
         clock.set(monday0900 + 2_000 * sec)
-        try e.run { () throws(AlarmError) in try e.planResume(app: "", id: t.id) }
+        try e.run { () throws(AlarmError) in try e.plan(.resume(id: t.id), caller: .user) }
         e.advance(clock, to: monday0900 + 2_019 * sec)
         #expect(e.state(t.id) == .countdown)
         e.advance(clock, to: monday0900 + 2_020 * sec)
@@ -54,7 +54,7 @@ import Testing
         let t = try e.schedule(["duration": .uint32(10), "post_alert": .uint32(90)])
         e.advance(clock, to: monday0900 + 12 * sec)
         #expect(e.state(t.id) == .alerting)
-        try e.run { () throws(AlarmError) in try e.planCountdown(app: "", id: t.id) }
+        try e.run { () throws(AlarmError) in try e.plan(.countdown(id: t.id), caller: .user) }
         let a = e.alarms[t.id]!
         #expect(a.state == .countdown && a.countdownTotal == 90 * sec && a.fireTime == monday0900 + 102 * sec)
         e.advance(clock, to: monday0900 + 101 * sec)
@@ -67,7 +67,7 @@ import Testing
         let (e, clock) = makeEngine()
         let t = try e.schedule(["duration": .uint32(1)])
         e.advance(clock, to: monday0900 + sec)
-        try e.run { () throws(AlarmError) in try e.planCountdown(app: "", id: t.id) }
+        try e.run { () throws(AlarmError) in try e.plan(.countdown(id: t.id), caller: .user) }
         #expect(e.alarms[t.id]!.countdownTotal == 300 * sec)
     }
 
@@ -76,7 +76,7 @@ import Testing
         let t = try e.schedule(["fixed_date": .int64(Int64(monday0900 / sec) + 60)])
         #expect(t.state == .scheduled && t.fireTime == monday0900 + 60 * sec)
         e.advance(clock, to: monday0900 + 60 * sec)
-        let m = try e.run { () throws(AlarmError) in try e.planStop(app: "", id: t.id) }
+        let m = try e.run { () throws(AlarmError) in try e.plan(.stop(id: t.id), caller: .user) }
         #expect(m.removals.map(\.reason) == [.stopped])
         #expect(e.alarms[t.id] == nil)
     }
@@ -88,7 +88,7 @@ import Testing
         e.advance(clock, to: date("2026-03-02 10:00:00"))
         #expect(e.state(a.id) == .alerting)
         clock.set(date("2026-03-02 10:01:00"))
-        let m = try e.run { () throws(AlarmError) in try e.planStop(app: "", id: a.id) }
+        let m = try e.run { () throws(AlarmError) in try e.plan(.stop(id: a.id), caller: .user) }
         #expect(m.removals.isEmpty)
         #expect(e.state(a.id) == .scheduled)
         #expect(e.alarms[a.id]!.fireTime == date("2026-03-06 10:00:00"), "next listed day is Friday")
@@ -99,7 +99,7 @@ import Testing
         let a = try e.schedule(["hour": .uint32(8), "minute": .uint32(15)])
         #expect(a.fireTime == date("2026-03-03 08:15:00"))
         e.advance(clock, to: a.fireTime)
-        let m = try e.run { () throws(AlarmError) in try e.planStop(app: "", id: a.id) }
+        let m = try e.run { () throws(AlarmError) in try e.plan(.stop(id: a.id), caller: .user) }
         #expect(m.removals.map(\.reason) == [.stopped])
     }
 
@@ -134,14 +134,14 @@ import Testing
         let counting = try e.schedule(["duration": .uint32(100)])
         let paused = try e.schedule(["duration": .uint32(100)])
         let alerting = try e.schedule(["duration": .uint32(1)])
-        try e.run { () throws(AlarmError) in try e.planPause(app: "", id: paused.id) }
+        try e.run { () throws(AlarmError) in try e.plan(.pause(id: paused.id), caller: .user) }
         e.advance(clock, to: monday0900 + 2 * sec)
         #expect(e.state(alerting.id) == .alerting)
         for a in [scheduled, counting, paused, alerting] {
-            let m = try e.run { () throws(AlarmError) in try e.planCancel(app: "", id: a.id) }
+            let m = try e.run { () throws(AlarmError) in try e.plan(.cancel(id: a.id), caller: .user) }
             #expect(m.removals.map(\.reason) == [.cancelled])
         }
-        #expect(e.count == 0 && e.nextDeadline == nil && e.nextFireTime == 0)
+        #expect(e.count == 0 && e.nextDeadline == nil && e.nextFireTime == nil)
     }
 
     /// Every method from every state: exactly the transitions of the contract are allowed.
@@ -156,7 +156,7 @@ import Testing
                 case .countdown: a = try e.schedule(["duration": .uint32(100)])
                 case .paused:
                     a = try e.schedule(["duration": .uint32(100)])
-                    try e.run { () throws(AlarmError) in try e.planPause(app: "", id: a.id) }
+                    try e.run { () throws(AlarmError) in try e.plan(.pause(id: a.id), caller: .user) }
                 case .alerting:
                     a = try e.schedule(["duration": .uint32(1)])
                     e.advance(clock, to: monday0900 + sec)
@@ -165,10 +165,10 @@ import Testing
                 let before = e.alarms[a.id]
                 let err = expectError { () throws(AlarmError) in
                     switch method {
-                    case "Stop": _ = try e.planStop(app: "", id: a.id)
-                    case "Pause": _ = try e.planPause(app: "", id: a.id)
-                    case "Resume": _ = try e.planResume(app: "", id: a.id)
-                    default: _ = try e.planCountdown(app: "", id: a.id)
+                    case "Stop": _ = try e.plan(.stop(id: a.id), caller: .user)
+                    case "Pause": _ = try e.plan(.pause(id: a.id), caller: .user)
+                    case "Resume": _ = try e.plan(.resume(id: a.id), caller: .user)
+                    default: _ = try e.plan(.countdown(id: a.id), caller: .user)
                     }
                 }
                 if allowed.contains("\(state.rawValue)/\(method)") {
@@ -190,8 +190,7 @@ import Testing
     }
 
     @Test func ringTimeoutEndsTheAlert() throws {
-        let (e, clock) = makeEngine()
-        e.ringTimeout = 600
+        let (e, clock) = makeEngine(ringTimeout: 600)
         let t = try e.schedule(["duration": .uint32(5)])
         let r = try e.schedule(["hour": .uint32(9), "minute": .uint32(1), "weekdays": .strings(["monday", "tuesday"])])
         e.advance(clock, to: monday0900 + 60 * sec)
@@ -220,11 +219,11 @@ import Testing
         let t = try e.schedule(["duration": .uint32(100), "warning_threshold": .uint32(20)])
         e.advance(clock, to: monday0900 + 85 * sec)
         #expect(e.alarms[t.id]!.phase == .warning)
-        try e.run { () throws(AlarmError) in try e.planPause(app: "", id: t.id) }
+        try e.run { () throws(AlarmError) in try e.plan(.pause(id: t.id), caller: .user) }
         // Paused in the warning: it stays a warning, and nothing is due however long it waits.
         #expect(e.alarms[t.id]!.phase == .warning && e.nextDeadline == nil)
         e.advance(clock, to: monday0900 + 500 * sec)
-        try e.run { () throws(AlarmError) in try e.planResume(app: "", id: t.id) }
+        try e.run { () throws(AlarmError) in try e.plan(.resume(id: t.id), caller: .user) }
         let a = e.alarms[t.id]!
         #expect(a.phase == .warning && a.fireTime == monday0900 + 515 * sec)
         #expect(e.advance(clock, to: monday0900 + 514 * sec).isEmpty, "no second warning")
@@ -239,7 +238,7 @@ import Testing
         e.advance(clock, to: monday0900 + 60 * sec)
         #expect(e.state(t.id) == .alerting)
         #expect(AlertText.alert(e.alarms[t.id]!, in: utc).body == "Done")
-        try e.run { () throws(AlarmError) in try e.planCountdown(app: "", id: t.id) }
+        try e.run { () throws(AlarmError) in try e.plan(.countdown(id: t.id), caller: .user) }
         let a = e.alarms[t.id]!
         #expect(a.state == .countdown && a.countdownTotal == 120 * sec && a.phase == .normal)
         // The snooze run gets its own warning.

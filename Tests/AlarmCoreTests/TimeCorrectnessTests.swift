@@ -30,8 +30,7 @@ import TestSupport
     }
 
     @Test func graceIsConfigurable() throws {
-        let (e, clock) = makeEngine()
-        e.missedGrace = 0
+        let (e, clock) = makeEngine(missedGrace: 0)
         let a = try e.schedule(["fixed_date": .int64(Int64(monday0900 / sec) + 60)])
         e.advance(clock, to: monday0900 + 61 * sec)
         #expect(e.alarms[a.id] == nil)
@@ -45,7 +44,7 @@ import TestSupport
         clock.set(monday0900 + 100 * sec)
         // NTP steps the clock an hour forward.
         clock.set(monday0900 + 3_700 * sec)
-        let m = e.planClockStep(delta: 3_600 * Int64(sec))
+        let m = try e.plan(.clockStep(delta: 3_600 * Int64(sec)), caller: .user)
         e.apply(m)
         let t = e.alarms[timer.id]!
         #expect(t.state == .countdown && t.remaining(now: clock.now()) == 500 * sec, "a timer keeps its remaining time")
@@ -53,7 +52,7 @@ import TestSupport
         #expect(e.alarms[fixed.id]!.fireTime == monday0900 + 7_200 * sec, "fixed dates keep their instant")
         // And back again.
         clock.set(monday0900 + 200 * sec)
-        e.apply(e.planClockStep(delta: -3_500 * Int64(sec)))
+        e.apply(try e.plan(.clockStep(delta: -3_500 * Int64(sec)), caller: .user))
         #expect(e.alarms[timer.id]!.remaining(now: clock.now()) == 500 * sec)
         #expect(e.state(fixed.id) == .scheduled)
     }
@@ -62,9 +61,9 @@ import TestSupport
         let (e, clock) = makeEngine()
         let a = try e.schedule(["fixed_date": .int64(Int64(monday0900 / sec) + 10), "post_alert": .uint32(300)])
         e.advance(clock, to: monday0900 + 10 * sec)
-        try e.run { () throws(AlarmError) in try e.planCountdown(app: "", id: a.id) }
+        try e.run { () throws(AlarmError) in try e.plan(.countdown(id: a.id), caller: .user) }
         clock.set(monday0900 + 10 * sec + 3_600 * sec)
-        e.apply(e.planClockStep(delta: 3_600 * Int64(sec)))
+        e.apply(try e.plan(.clockStep(delta: 3_600 * Int64(sec)), caller: .user))
         #expect(e.alarms[a.id]!.remaining(now: clock.now()) == 300 * sec)
     }
 
@@ -75,7 +74,8 @@ import TestSupport
         let timer = try e.schedule(["duration": .uint32(3_600)])
         #expect(relative.fireTime == date("2026-06-02 07:00:00"))
         let tokyo = Zone.system("Asia/Tokyo")
-        let m = e.planTimeZoneChange(to: tokyo)
+        let m = try e.plan(.timeZoneChange(tokyo), caller: .user)
+        #expect(e.timeZone == utc && e.alarms[relative.id]!.fireTime == relative.fireTime, "planning changes nothing")
         e.apply(m)
         #expect(m.upserts.map(\.id) == [relative.id])
         #expect(e.alarms[relative.id]!.fireTime == date("2026-06-02 07:00:00", tokyo), "07:00 in the new zone")

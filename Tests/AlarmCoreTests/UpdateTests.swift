@@ -8,7 +8,7 @@ import Testing
 /// `Update`'s merge-patch: replace, clear, keep; re-arm on new timing; refusals change nothing.
 @Suite struct UpdateTests {
     func update(_ e: AlarmEngine, _ id: String, _ changes: [String: Value], clear: [String] = []) throws(AlarmError) {
-        try e.run { () throws(AlarmError) in try e.planUpdate(app: "", id: id, changes: changes, clear: clear) }
+        try e.run { () throws(AlarmError) in try e.plan(.update(id: id, changes: changes, clear: clear), caller: .user) }
     }
 
     @Test func replaceClearKeep() throws {

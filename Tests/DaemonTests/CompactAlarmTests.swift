@@ -112,25 +112,25 @@ enum RandomAlarms {
     static func engine(count: Int, _ g: inout SeededRandom) -> (AlarmEngine, ManualClock) {
         let clock = ManualClock(start)
         let e = AlarmEngine(clock: clock, timeZone: Zone.system("Europe/Berlin"),
-                            limits: Limits(maxAlarmsPerApp: 1_000_000), ringTimeout: 3_600)
-        e.missedGrace = 7 * 86_400
-        for app in apps where !app.isEmpty { e.apply(e.planSetAuthorization(app: app, state: .authorized)) }
+                            limits: Limits(maxAlarmsPerApp: 1_000_000), ringTimeout: 3_600, missedGrace: 7 * 86_400)
+        // Neither a valid decision, nor what is due, nor a sound error is ever refused.
+        for app in apps where !app.isEmpty { e.apply(try! e.plan(.setAuthorization(app: app, state: .authorized), caller: .user)) }
         while e.count < count {
-            if let m = try? e.planSchedule(app: pick(apps, &g), id: "", configuration: configuration(&g, now: clock.now())) {
+            if let m = try? e.plan(.schedule(id: "", configuration: configuration(&g, now: clock.now())), caller: Caller(appId: pick(apps, &g))) {
                 e.apply(m)
             }
         }
         for _ in 0..<6 {
             clock.set(clock.now() + UInt64.random(in: 1...7_200, using: &g) * usecPerSecond)
-            e.apply(e.planDue())
+            e.apply(try! e.plan(.due, caller: .user))
             for a in e.alarms.values where chance(0.3, &g) {
                 let plan: Mutation?
                 switch a.state {
-                case .countdown: plan = try? e.planPause(app: "", id: a.id)
-                case .paused: plan = try? e.planResume(app: "", id: a.id)
-                case .alerting: plan = chance(0.5, &g) ? try? e.planCountdown(app: "", id: a.id) : e.planSoundError(id: a.id, pick(["no sound server", "missing file ☹"], &g))
+                case .countdown: plan = try? e.plan(.pause(id: a.id), caller: .user)
+                case .paused: plan = try? e.plan(.resume(id: a.id), caller: .user)
+                case .alerting: plan = chance(0.5, &g) ? try? e.plan(.countdown(id: a.id), caller: .user) : try! e.plan(.soundError(id: a.id, message: pick(["no sound server", "missing file ☹"], &g)), caller: .user)
                 case .scheduled:
-                    plan = try? e.planUpdate(app: "", id: a.id, changes: [pick(["subtitle", "status"], &g): .string(pick(texts, &g))], clear: [])
+                    plan = try? e.plan(.update(id: a.id, changes: [pick(["subtitle", "status"], &g): .string(pick(texts, &g))], clear: []), caller: .user)
                 }
                 if let plan { e.apply(plan) }
             }
@@ -158,12 +158,11 @@ enum RandomAlarms {
             for t in [now, now + 1_800 * usecPerSecond] { #expect(RandomAlarms.properties(back, t) == RandomAlarms.properties(a, t)) }
         }
 
-        let loaded = AlarmEngine(clock: clock, timeZone: e.timeZone, limits: e.limits, ringTimeout: e.ringTimeout)
-        loaded.missedGrace = e.missedGrace
+        let loaded = AlarmEngine(clock: clock, timeZone: e.timeZone, limits: e.limits, ringTimeout: e.ringTimeout, missedGrace: e.missedGrace)
         loaded.load(alarms: alarms.shuffled(using: &g), authorizations: e.authorizations)
         #expect(loaded.count == e.count && loaded.nextDeadline == e.nextDeadline && loaded.nextFireTime == e.nextFireTime)
         for a in alarms { #expect(loaded.alarms[a.id] == a) }
-        for app in RandomAlarms.apps { #expect(loaded.alarmCount(of: app) == e.alarmCount(of: app)) }
+        for app in RandomAlarms.apps { #expect(loaded.alarmCount(of: Caller(appId: app)) == e.alarmCount(of: Caller(appId: app))) }
 
         let dir = StoreDirectory()
         var m = Mutation()
@@ -177,12 +176,11 @@ enum RandomAlarms {
         }
 
         // Time goes on the same way for the original engine and the ones rebuilt from the forms.
-        let fromStore = AlarmEngine(clock: clock, timeZone: e.timeZone, limits: e.limits, ringTimeout: e.ringTimeout)
-        fromStore.missedGrace = e.missedGrace
+        let fromStore = AlarmEngine(clock: clock, timeZone: e.timeZone, limits: e.limits, ringTimeout: e.ringTimeout, missedGrace: e.missedGrace)
         fromStore.load(alarms: stored, authorizations: e.authorizations)
         for step in 1...8 {
             clock.set(now + UInt64(step * step) * 3_600 * usecPerSecond)
-            let expected = e.planDue(), fromLoad = loaded.planDue(), fromStored = fromStore.planDue()
+            let expected = try e.plan(.due, caller: .user), fromLoad = try loaded.plan(.due, caller: .user), fromStored = try fromStore.plan(.due, caller: .user)
             func text(_ m: Mutation) -> [String] {
                 m.upserts.sorted { $0.key < $1.key }.map { "\($0.id) \(RandomAlarms.properties($0, clock.now()))" }
                     + m.removals.map { "\($0.alarm.id) \($0.reason)" }.sorted() + m.missed.map(\.id).sorted()

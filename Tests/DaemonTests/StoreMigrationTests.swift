@@ -156,7 +156,7 @@ final class StoreDirectory {
         var m = Mutation()
         for c: [String: Value] in [["title": .string("a"), "duration": .uint32(60)], ["title": .string("b"), "duration": .uint32(90)],
                                    ["title": .string("c"), "duration": .uint32(120), "subtitle": .string("x")]] {
-            let s = try e.planSchedule(app: "", id: "", configuration: c)
+            let s = try e.plan(.schedule(id: "", configuration: c), caller: .user)
             e.apply(s)
             m.upserts += s.upserts
         }

@@ -26,7 +26,7 @@ import TestSupport
         let store = try Store(directory: live.path, checkpointAfter: .max)
         let e = AlarmEngine(clock: ManualClock(StoreOpenerTests.now), timeZone: Zone.utc)
         for i in 0..<count {
-            let m = try e.planSchedule(app: "", id: "", configuration: ["title": .string("Tea \(i)"), "duration": .uint32(3_600)])
+            let m = try e.plan(.schedule(id: "", configuration: ["title": .string("Tea \(i)"), "duration": .uint32(3_600)]), caller: .user)
             e.apply(m)
             try store.commit(m)
         }
@@ -106,7 +106,7 @@ import TestSupport
             let store = try StoreOpener.open(directory: dir.path).store
             let e = AlarmEngine(clock: ManualClock(StoreOpenerTests.now), timeZone: Zone.utc)
             for i in 0..<200 {
-                let m = try e.planSchedule(app: "", id: "", configuration: ["title": .string("Tea \(i) for a longer title"), "duration": .uint32(3_600)])
+                let m = try e.plan(.schedule(id: "", configuration: ["title": .string("Tea \(i) for a longer title"), "duration": .uint32(3_600)]), caller: .user)
                 e.apply(m)
                 try store.commit(m)
             }

@@ -17,11 +17,11 @@ import TestSupport
         let e = AlarmEngine(clock: ManualClock(RandomAlarms.start), timeZone: Zone.utc)
         var largest = 0
         for i in 0..<n {
-            let m = try e.planSchedule(app: "", id: "", configuration: ["title": .string("Tea \(i)"), "duration": .uint32(3_600)])
+            let m = try e.plan(.schedule(id: "", configuration: ["title": .string("Tea \(i)"), "duration": .uint32(3_600)]), caller: .user)
             e.apply(m)
             try store.commit(m)
             if i % 2 == 0, let some = e.alarms.values.first {
-                let c = try e.planCancel(app: "", id: some.id)
+                let c = try e.plan(.cancel(id: some.id), caller: .user)
                 e.apply(c)
                 try store.commit(c)
             }

@@ -65,28 +65,28 @@ enum V2Probes {
             var lines: [String] = []
             for key in AlarmConfiguration.knownKeys.sorted() {
                 lines.append("clear \(key): " + outcome({ () throws(AlarmError) in
-                    try e.planUpdate(app: a.appId, id: a.id, changes: [:], clear: [key]) }, now: now))
+                    try e.plan(.update(id: a.id, changes: [:], clear: [key]), caller: a.owner) }, now: now))
             }
             for (key, value) in changes {
                 lines.append("change \(key)=\(value): " + outcome({ () throws(AlarmError) in
-                    try e.planUpdate(app: a.appId, id: a.id, changes: [key: value], clear: []) }, now: now))
+                    try e.plan(.update(id: a.id, changes: [key: value], clear: []), caller: a.owner) }, now: now))
             }
-            lines.append("pause: " + outcome({ () throws(AlarmError) in try e.planPause(app: a.appId, id: a.id) }, now: now))
-            lines.append("resume: " + outcome({ () throws(AlarmError) in try e.planResume(app: a.appId, id: a.id) }, now: now))
-            lines.append("countdown: " + outcome({ () throws(AlarmError) in try e.planCountdown(app: a.appId, id: a.id) }, now: now))
-            lines.append("stop: " + outcome({ () throws(AlarmError) in try e.planStop(app: a.appId, id: a.id) }, now: now))
-            lines.append("cancel: " + outcome({ () throws(AlarmError) in try e.planCancel(app: a.appId, id: a.id) }, now: now))
+            lines.append("pause: " + outcome({ () throws(AlarmError) in try e.plan(.pause(id: a.id), caller: a.owner) }, now: now))
+            lines.append("resume: " + outcome({ () throws(AlarmError) in try e.plan(.resume(id: a.id), caller: a.owner) }, now: now))
+            lines.append("countdown: " + outcome({ () throws(AlarmError) in try e.plan(.countdown(id: a.id), caller: a.owner) }, now: now))
+            lines.append("stop: " + outcome({ () throws(AlarmError) in try e.plan(.stop(id: a.id), caller: a.owner) }, now: now))
+            lines.append("cancel: " + outcome({ () throws(AlarmError) in try e.plan(.cancel(id: a.id), caller: a.owner) }, now: now))
             out[a.id] = lines
         }
         // Time passing over all of them at once: warnings, pre-alerts, alerts, timeouts, missed alarms.
         var later: [String] = []
         for dt: UInt64 in [30, 600, 3_600, 6 * 3_600, 86_400, 8 * 86_400] {
             let t = now + dt * usecPerSecond
-            later.append("due +\(dt)s: " + outcome({ () throws(AlarmError) in engine(alarms, at: t).planDue() }, now: t))
+            later.append("due +\(dt)s: " + outcome({ () throws(AlarmError) in try engine(alarms, at: t).plan(.due, caller: .user) }, now: t))
         }
         later.append("zone: " + outcome({ () throws(AlarmError) in
-            engine(alarms, at: now).planTimeZoneChange(to: Zone.system("Asia/Tokyo")) }, now: now))
-        later.append("step: " + outcome({ () throws(AlarmError) in engine(alarms, at: now).planClockStep(delta: 3_600_000_000) }, now: now))
+            try engine(alarms, at: now).plan(.timeZoneChange(Zone.system("Asia/Tokyo")), caller: .user) }, now: now))
+        later.append("step: " + outcome({ () throws(AlarmError) in try engine(alarms, at: now).plan(.clockStep(delta: 3_600_000_000), caller: .user) }, now: now))
         out["time"] = later
         return out
     }

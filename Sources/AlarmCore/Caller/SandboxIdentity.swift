@@ -10,10 +10,11 @@ public enum CallerIdentity: Equatable, Sendable {
     /// A sandboxed process whose app cannot be told: it may do nothing.
     case unidentified(String)
 
-    public var appId: String? {
+    /// Who the engine serves it as; nil for a caller that may do nothing.
+    public var caller: Caller? {
         switch self {
-        case .shell: return ""
-        case .app(let id, _): return id
+        case .shell: return .user
+        case .app(let id, _): return .app(id)
         case .unidentified: return nil
         }
     }

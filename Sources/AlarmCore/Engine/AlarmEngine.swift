@@ -3,21 +3,23 @@
 
 /// The AlarmKit state machine over every alarm of every app.
 ///
-/// Each `plan…` method validates and computes a `Mutation` without changing anything; `apply` makes
-/// it current. The shell persists a mutation between the two, so a failed write changes nothing.
+/// `plan(_:caller:)`, its one way in, validates a `Command` and computes a `Mutation` without
+/// changing anything; `apply` makes it current. The shell persists a mutation between the two, so a
+/// failed write changes nothing. The bus, the tests and the fuzzers all plan through it.
 public final class AlarmEngine {
     public let clock: any Clock
     /// Where the ids of alarms scheduled without one come from: random UUIDs, or a sequence a test
     /// or a fuzzer can replay.
     public let makeID: () -> AlarmKey
-    /// The local zone's rules, as the shell read them from the system's zone database.
-    public var timeZone: Zone
-    public var policy: AuthorizationPolicy
-    public var limits: Limits
+    /// The local zone's rules, as the shell read them from the system's zone database; a
+    /// `.timeZoneChange` mutation replaces them.
+    public private(set) var timeZone: Zone
+    public let policy: AuthorizationPolicy
+    public let limits: Limits
     /// Seconds an unanswered alert rings before it ends as `timeout`; 0 = never.
-    public var ringTimeout: UInt64
+    public let ringTimeout: UInt64
     /// Seconds late an alert may still ring (after suspend or downtime); later ones are missed.
-    public var missedGrace: UInt64 = 60
+    public let missedGrace: UInt64
 
     public private(set) var authorizations: [String: AuthorizationState] = [:]
     // Internal rather than private so that `invariantViolations` (and a test that breaks them on
@@ -34,13 +36,15 @@ public final class AlarmEngine {
     var perApp: [String: Int] = [:]
 
     public init(clock: any Clock, timeZone: Zone = .utc, policy: AuthorizationPolicy = .init(),
-                limits: Limits = .init(), ringTimeout: UInt64 = 600, makeID: @escaping () -> AlarmKey = AlarmKey.random) {
+                limits: Limits = .init(), ringTimeout: UInt64 = 600, missedGrace: UInt64 = 60,
+                makeID: @escaping () -> AlarmKey = AlarmKey.random) {
         self.clock = clock
         self.makeID = makeID
         self.timeZone = timeZone
         self.policy = policy
         self.limits = limits
         self.ringTimeout = ringTimeout
+        self.missedGrace = missedGrace
     }
 
     // MARK: queries
@@ -53,48 +57,49 @@ public final class AlarmEngine {
     /// The earliest instant at which `planDue` has work.
     public var nextDeadline: USec? { deadlines.min?.priority }
 
-    /// The earliest pending alert of any app, 0 if none.
-    public var nextFireTime: USec { pendingAlerts.min?.priority ?? 0 }
+    /// The earliest pending alert of any app; nil when none is pending.
+    public var nextFireTime: USec? { pendingAlerts.min?.priority }
 
-    public func authorization(for app: String) -> AuthorizationState {
-        authorizations[app] ?? policy.initialState(for: app)
+    public func authorization(for caller: Caller) -> AuthorizationState {
+        guard case .app(let id) = caller, let decided = authorizations[id] else { return policy.initialState(for: caller) }
+        return decided
     }
 
-    /// The alarm `id` if `app` may see it. Other apps' alarms are `NotFound`, never "forbidden".
-    public func alarm(_ id: String, visibleTo app: String) throws(AlarmError) -> Alarm {
+    /// The alarm `id` if `caller` may see it. Other apps' alarms are `NotFound`, never "forbidden".
+    func alarm(_ id: String, visibleTo caller: Caller) throws(AlarmError) -> Alarm {
         let key = try AlarmID.key(id)
-        guard let i = index.find(key, in: slots), app.isEmpty || slots[i].appId == app else {
+        guard let i = index.find(key, in: slots), caller.owns(slots[i]) else {
             throw .notFound("no alarm with id \(key)")
         }
         return slots[i]
     }
 
-    /// Up to `limit` of the alarms `app` may see whose ids sort after `after`, in id order: a cursor
+    /// Up to `limit` of the alarms `caller` may see whose ids sort after `after`, in id order: a cursor
     /// that stays valid while alarms come and go between pages.
-    public func alarms(visibleTo app: String, after: String, limit: Int) -> AlarmSelection {
+    public func alarms(visibleTo caller: Caller, after: String, limit: Int) -> AlarmSelection {
         guard limit > 0 else { return AlarmSelection(slots: slots, order: []) }
         let visible: (Alarm) -> Bool
         if after.isEmpty {
-            visible = { app.isEmpty || $0.appId == app }
+            visible = { caller.owns($0) }
         } else if let k = AlarmKey(after), k.string == after {
-            visible = { $0.key > k && (app.isEmpty || $0.appId == app) }
+            visible = { $0.key > k && caller.owns($0) }
         } else {
-            visible = { $0.id > after && (app.isEmpty || $0.appId == app) }
+            visible = { $0.id > after && caller.owns($0) }
         }
         var page = SmallestSelection<(key: AlarmKey, slot: Int32)>(capacity: limit) { $0.key < $1.key }
         for (i, a) in slots.enumerated() where visible(a) { page.offer((a.key, Int32(i))) }
         return AlarmSelection(slots: slots, order: page.sorted().map(\.slot))
     }
 
-    /// The alarms `app` may see (all for ""), soonest first.
-    public func alarms(visibleTo app: String) -> AlarmSelection {
+    /// The alarms `caller` may see, soonest first.
+    public func alarms(visibleTo caller: Caller) -> AlarmSelection {
         var order: [Int32] = []
-        for (i, a) in slots.enumerated() where app.isEmpty || a.appId == app { order.append(Int32(i)) }
+        for (i, a) in slots.enumerated() where caller.owns(a) { order.append(Int32(i)) }
         order.sort { (slots[Int($0)].fireTime, slots[Int($0)].key) < (slots[Int($1)].fireTime, slots[Int($1)].key) }
         return AlarmSelection(slots: slots, order: order)
     }
 
-    public func alarmCount(of app: String) -> Int { perApp[app] ?? 0 }
+    public func alarmCount(of caller: Caller) -> Int { perApp[caller.appId] ?? 0 }
 
     // MARK: loading
 
@@ -141,28 +146,68 @@ public final class AlarmEngine {
 
     // MARK: plans
 
-    public func planSchedule(app: String, id requested: String, configuration: [String: Value]) throws(AlarmError) -> Mutation {
+    /// The change `command` asks for on behalf of `caller`; nothing changes until `apply`. A refusal
+    /// throws the contract's error. What the machine reports (`.due`, a clock step, a zone change, a
+    /// sound error) is never refused.
+    public func plan(_ command: Command, caller: Caller) throws(AlarmError) -> Mutation {
+        switch command {
+        case .schedule(let id, let configuration):
+            return try planSchedule(caller, id: id, configuration: configuration)
+        case .update(let id, let changes, let clear):
+            return try planUpdate(caller, id: id, changes: changes, clear: clear)
+        case .cancel(let id):
+            var m = Mutation()
+            m.record(.remove(try alarm(id, visibleTo: caller), .cancelled))
+            return m
+        case .stop(let id):
+            return try planStop(caller, id: id)
+        case .pause(let id):
+            return try planPause(caller, id: id)
+        case .resume(let id):
+            return try planResume(caller, id: id)
+        case .countdown(let id):
+            return try planCountdown(caller, id: id)
+        case .setAuthorization(let app, let state):
+            guard caller == .user else { throw .notAuthorized("SetAuthorization is reserved to the user's own tools") }
+            let target = try AppID.validate(app)
+            // Setting what is already set changes nothing (and announces nothing).
+            return authorizations[target] == state ? Mutation() : planSetAuthorization(app: target, state: state)
+        case .soundError(let id, let message):
+            return planSoundError(id: id, message)
+        case .due:
+            var m = Mutation()
+            var log = StepLog(zone: timeZone)
+            recordDue(into: &m, log: &log, now: clock.now())
+            return m
+        case .clockStep(let delta):
+            return planClockStep(delta: delta)
+        case .timeZoneChange(let zone):
+            return planTimeZoneChange(to: zone)
+        }
+    }
+
+    private func planSchedule(_ caller: Caller, id requested: String, configuration: [String: Value]) throws(AlarmError) -> Mutation {
         let id = requested.isEmpty ? makeID() : try AlarmID.key(requested)
         let now = clock.now()
         let config = try AlarmConfiguration.parse(configuration, now: now)
-        switch authorization(for: app) {
+        switch authorization(for: caller) {
         case .authorized: break
-        case .denied: throw .notAuthorized("alarms are denied for app '\(app)'")
-        case .notDetermined: throw .notAuthorized("app '\(app)' has not been authorized to schedule alarms; call RequestAuthorization")
+        case .denied: throw .notAuthorized("alarms are denied for app '\(caller.appId)'")
+        case .notDetermined: throw .notAuthorized("app '\(caller.appId)' has not been authorized to schedule alarms; call RequestAuthorization")
         }
         if index.find(id, in: slots) != nil { throw .alreadyExists("an alarm with id \(id) already exists") }
-        if let max = limits.limit(for: app), alarmCount(of: app) >= max {
-            throw .limitReached("app '\(app)' already has its maximum of \(max) alarms")
+        if let max = limits.limit(for: caller), alarmCount(of: caller) >= max {
+            throw .limitReached("app '\(caller.appId)' already has its maximum of \(max) alarms")
         }
-        var alarm = Alarm(key: id, appId: intern(app), config: config, state: .scheduled)
-        arm(&alarm, now: now)
+        var alarm = Alarm(key: id, appId: intern(caller.appId), config: config, state: .scheduled)
+        arm(&alarm, now: now, zone: timeZone)
         var m = Mutation()
         m.record(step(alarm, now: now))
         return m
     }
 
-    public func planUpdate(app: String, id: String, changes: [String: Value], clear: [String]) throws(AlarmError) -> Mutation {
-        var alarm = try self.alarm(id, visibleTo: app)
+    private func planUpdate(_ caller: Caller, id: String, changes: [String: Value], clear: [String]) throws(AlarmError) -> Mutation {
+        var alarm = try self.alarm(id, visibleTo: caller)
         let now = clock.now()
         for key in clear {
             if !AlarmConfiguration.isKnownKey(key) { throw .invalidArgument(key: key, reason: "unknown configuration key in clear") }
@@ -182,7 +227,7 @@ public final class AlarmEngine {
         let rearm = !timingKeys.isDisjoint(with: changes.keys) || !timingKeys.isDisjoint(with: clear)
         alarm.config = config
         if rearm {
-            arm(&alarm, now: now)
+            arm(&alarm, now: now, zone: timeZone)
         } else if alarm.phase == .warning,
                   config.warningThreshold == 0
                     || alarm.remaining(now: now) > UInt64(config.warningThreshold) * usecPerSecond {
@@ -193,24 +238,17 @@ public final class AlarmEngine {
         return m
     }
 
-    public func planCancel(app: String, id: String) throws(AlarmError) -> Mutation {
-        let alarm = try self.alarm(id, visibleTo: app)
-        var m = Mutation()
-        m.record(.remove(alarm, .cancelled))
-        return m
-    }
-
-    public func planStop(app: String, id: String) throws(AlarmError) -> Mutation {
-        let alarm = try self.alarm(id, visibleTo: app)
+    private func planStop(_ caller: Caller, id: String) throws(AlarmError) -> Mutation {
+        let alarm = try self.alarm(id, visibleTo: caller)
         try require(alarm, in: .alerting, for: "Stop")
         var m = Mutation()
-        var log = StepLog()
+        var log = StepLog(zone: timeZone)
         m.record(finishAlert(alarm, now: clock.now(), reason: .stopped, log: &log))
         return m
     }
 
-    public func planPause(app: String, id: String) throws(AlarmError) -> Mutation {
-        var alarm = try self.alarm(id, visibleTo: app)
+    private func planPause(_ caller: Caller, id: String) throws(AlarmError) -> Mutation {
+        var alarm = try self.alarm(id, visibleTo: caller)
         try require(alarm, in: .countdown, for: "Pause")
         let now = clock.now()
         alarm.elapsed = alarm.countdownTotal.minusSaturating(alarm.remaining(now: now))
@@ -221,8 +259,8 @@ public final class AlarmEngine {
         return m
     }
 
-    public func planResume(app: String, id: String) throws(AlarmError) -> Mutation {
-        var alarm = try self.alarm(id, visibleTo: app)
+    private func planResume(_ caller: Caller, id: String) throws(AlarmError) -> Mutation {
+        var alarm = try self.alarm(id, visibleTo: caller)
         try require(alarm, in: .paused, for: "Resume")
         let now = clock.now()
         alarm.countdownStart = now
@@ -235,8 +273,8 @@ public final class AlarmEngine {
     }
 
     /// Snooze / repeat: a new countdown of `post_alert` seconds.
-    public func planCountdown(app: String, id: String) throws(AlarmError) -> Mutation {
-        var alarm = try self.alarm(id, visibleTo: app)
+    private func planCountdown(_ caller: Caller, id: String) throws(AlarmError) -> Mutation {
+        var alarm = try self.alarm(id, visibleTo: caller)
         try require(alarm, in: .alerting, for: "Countdown")
         let now = clock.now()
         startCountdown(&alarm, now: now, total: UInt64(alarm.config.postAlert) * usecPerSecond)
@@ -247,7 +285,7 @@ public final class AlarmEngine {
     }
 
     /// Records (or clears, with nil) why an alerting alarm cannot be heard.
-    public func planSoundError(id: String, _ message: String?) -> Mutation {
+    private func planSoundError(id: String, _ message: String?) -> Mutation {
         var m = Mutation()
         guard let key = AlarmKey(id), let i = index.find(key, in: slots) else { return m }
         var a = slots[i]
@@ -257,20 +295,12 @@ public final class AlarmEngine {
         return m
     }
 
-    public func planSetAuthorization(app: String, state: AuthorizationState) -> Mutation {
+    private func planSetAuthorization(app: String, state: AuthorizationState) -> Mutation {
         var m = Mutation()
         m.authorizations.append((app, state))
         if state == .denied {
             for a in slots where a.appId == app { m.record(.remove(a, .revoked)) }
         }
-        return m
-    }
-
-    /// Every transition that is due now.
-    public func planDue() -> Mutation {
-        var m = Mutation()
-        var log = StepLog()
-        recordDue(into: &m, log: &log, now: clock.now())
         return m
     }
 
@@ -289,10 +319,10 @@ public final class AlarmEngine {
     /// The wall clock was stepped by `delta` µs (NTP, by hand, or the daemon was down while the
     /// clock moved differently from the time that passed): countdowns that measure a duration move
     /// along and keep their remaining time; instants stay. Then whatever became due is planned.
-    public func planClockStep(delta: Int64) -> Mutation {
+    private func planClockStep(delta: Int64) -> Mutation {
         var m = Mutation()
         let now = clock.now()
-        var log = StepLog()
+        var log = StepLog(zone: timeZone)
         for var a in slots where a.state == .countdown && a.measuresDuration == true && delta != 0 {
             a.fireTime = a.fireTime.shifted(by: delta)
             a.countdownStart = a.countdownStart.shifted(by: delta)
@@ -303,16 +333,17 @@ public final class AlarmEngine {
     }
 
     /// The local time zone changed: alarms set for a wall-clock time follow it; instants do not.
-    public func planTimeZoneChange(to zone: Zone) -> Mutation {
-        timeZone = zone
+    /// The zone itself changes with the rest, in `apply`.
+    private func planTimeZoneChange(to zone: Zone) -> Mutation {
         var m = Mutation()
+        m.timeZone = zone
         let now = clock.now()
-        var log = StepLog()
+        var log = StepLog(zone: zone)
         for a in slots {
             guard a.config.isRelative,
                   a.state == .scheduled || (a.state == .countdown && a.measuresDuration != true) else { continue }
             var moved = a
-            arm(&moved, now: now)
+            arm(&moved, now: now, zone: zone)
             guard moved.fireTime != a.fireTime else { continue }
             m.record(step(moved, now: now, log: &log))
         }
@@ -323,6 +354,7 @@ public final class AlarmEngine {
     // MARK: apply
 
     public func apply(_ m: Mutation) {
+        if let zone = m.timeZone { timeZone = zone }
         for (app, state) in m.authorizations { authorizations[app] = state }
         for r in m.removals { remove(r.alarm.key) }
         for var a in m.upserts {
@@ -374,8 +406,8 @@ public final class AlarmEngine {
         }
     }
 
-    /// Sets the alarm's first (or re-armed) run from its configuration.
-    func arm(_ a: inout Alarm, now: USec) {
+    /// Sets the alarm's first (or re-armed) run from its configuration, wall-clock times in `zone`.
+    func arm(_ a: inout Alarm, now: USec, zone: Zone) {
         a.soundError = nil
         a.phase = .normal
         a.elapsed = 0
@@ -395,7 +427,7 @@ public final class AlarmEngine {
         case .relative(let hour, let minute, let days):
             a.measuresDuration = false
             a.state = .scheduled
-            a.fireTime = ScheduleMath.nextOccurrence(hour: hour, minute: minute, weekdays: Set(days), after: now, in: timeZone)
+            a.fireTime = ScheduleMath.nextOccurrence(hour: hour, minute: minute, weekdays: Set(days), after: now, in: zone)
             a.countdownStart = 0
             a.countdownTotal = 0
         }
@@ -434,13 +466,15 @@ public final class AlarmEngine {
         a.state == .scheduled || a.state == .countdown ? a.fireTime : nil
     }
 
-    /// What stepping noticed besides the outcome itself.
+    /// The zone stepping re-arms repeating alarms in (the new one, during a zone change), and what it
+    /// noticed besides the outcome itself.
     struct StepLog {
+        let zone: Zone
         var missed: [Alarm] = []
     }
 
     func step(_ alarm: Alarm, now: USec) -> StepOutcome {
-        var log = StepLog()
+        var log = StepLog(zone: timeZone)
         return step(alarm, now: now, log: &log)
     }
 
@@ -488,7 +522,7 @@ public final class AlarmEngine {
     private func finishAlert(_ alarm: Alarm, now: USec, reason: RemovalReason, log: inout StepLog) -> StepOutcome {
         guard alarm.config.schedule.isRepeating else { return .remove(alarm, reason) }
         var a = alarm
-        arm(&a, now: max(now, a.fireTime))
+        arm(&a, now: max(now, a.fireTime), zone: log.zone)
         return step(a, now: now, log: &log)
     }
 }

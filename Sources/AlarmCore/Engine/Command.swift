@@ -35,39 +35,3 @@ public enum Command: Sendable, Equatable {
         }
     }
 }
-
-extension AlarmEngine {
-    /// The change `command` asks for on behalf of `caller` (an app id; "" for the user's own tools),
-    /// computed by the `plan…` method that serves it; nothing changes until `apply`.
-    public func plan(_ command: Command, caller: String) throws(AlarmError) -> Mutation {
-        switch command {
-        case .schedule(let id, let configuration):
-            return try planSchedule(app: caller, id: id, configuration: configuration)
-        case .update(let id, let changes, let clear):
-            return try planUpdate(app: caller, id: id, changes: changes, clear: clear)
-        case .cancel(let id):
-            return try planCancel(app: caller, id: id)
-        case .stop(let id):
-            return try planStop(app: caller, id: id)
-        case .pause(let id):
-            return try planPause(app: caller, id: id)
-        case .resume(let id):
-            return try planResume(app: caller, id: id)
-        case .countdown(let id):
-            return try planCountdown(app: caller, id: id)
-        case .setAuthorization(let app, let state):
-            guard caller.isEmpty else { throw .notAuthorized("SetAuthorization is reserved to the user's own tools") }
-            let target = try AppID.validate(app)
-            // Setting what is already set changes nothing (and announces nothing).
-            return authorizations[target] == state ? Mutation() : planSetAuthorization(app: target, state: state)
-        case .soundError(let id, let message):
-            return planSoundError(id: id, message)
-        case .due:
-            return planDue()
-        case .clockStep(let delta):
-            return planClockStep(delta: delta)
-        case .timeZoneChange(let zone):
-            return planTimeZoneChange(to: zone)
-        }
-    }
-}

@@ -23,10 +23,12 @@ public struct Mutation: Sendable {
     public var missed: [Alarm] = []
     /// Alarms snoozed by `Countdown` (as opposed to re-armed by `Update`).
     public var snoozed: Set<String> = []
+    /// The local zone's new rules, for a zone change.
+    public var timeZone: Zone?
 
     public init() {}
 
-    public var isEmpty: Bool { upserts.isEmpty && removals.isEmpty && authorizations.isEmpty }
+    public var isEmpty: Bool { upserts.isEmpty && removals.isEmpty && authorizations.isEmpty && timeZone == nil }
 
     mutating func record(_ outcome: StepOutcome) {
         switch outcome {

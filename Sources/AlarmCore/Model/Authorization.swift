@@ -13,7 +13,7 @@ public struct AuthorizationPolicy: Sendable, Equatable {
     public enum Default: String, Sendable { case ask, allow, deny }
     /// For apps never seen before.
     public var unknownApps: Default = .ask
-    /// For the user's own tools (the empty app id).
+    /// For the user's own tools.
     public var shellAuthorized: Bool = true
 
     public init(unknownApps: Default = .ask, shellAuthorized: Bool = true) {
@@ -21,8 +21,8 @@ public struct AuthorizationPolicy: Sendable, Equatable {
         self.shellAuthorized = shellAuthorized
     }
 
-    public func initialState(for app: String) -> AuthorizationState {
-        if app.isEmpty { return shellAuthorized ? .authorized : .denied }
+    public func initialState(for caller: Caller) -> AuthorizationState {
+        guard case .app = caller else { return shellAuthorized ? .authorized : .denied }
         switch unknownApps {
         case .ask: return .notDetermined
         case .allow: return .authorized
@@ -42,8 +42,8 @@ public struct Limits: Sendable, Equatable {
         self.maxAlarmsShell = maxAlarmsShell
     }
 
-    public func limit(for app: String) -> Int? {
-        if app.isEmpty { return maxAlarmsShell > 0 ? maxAlarmsShell : nil }
+    public func limit(for caller: Caller) -> Int? {
+        guard case .app = caller else { return maxAlarmsShell > 0 ? maxAlarmsShell : nil }
         return maxAlarmsPerApp
     }
 }

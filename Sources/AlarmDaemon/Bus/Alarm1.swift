@@ -17,21 +17,22 @@ public final class Alarm1: BusObject {
         self.identity = identity
     }
 
-    /// Whose alarms the caller may see; nil for a caller that may see none.
-    private func visibleApp(_ caller: Message?) -> String? {
+    /// Whose alarms the sender of `message` may see; nil for a caller that may see none (`Identity`
+    /// logged why when it met the connection).
+    private func caller(_ message: Message?) -> Caller? {
         // Outside a call (signals built by sd-bus itself) every object exists.
-        guard let caller else { return "" }
-        return try? identity.appId(of: caller)
+        guard let message else { return .user }
+        return identity.identity(of: message).caller
     }
 
-    public func exists(path: String, caller: Message?) -> Bool {
-        guard let key = AlarmID.key(fromPath: path), let a = engine.alarms[key], let app = visibleApp(caller) else { return false }
-        return app.isEmpty || a.appId == app
+    public func exists(path: String, caller message: Message?) -> Bool {
+        guard let key = AlarmID.key(fromPath: path), let a = engine.alarms[key], let caller = caller(message) else { return false }
+        return caller.owns(a)
     }
 
-    public func children(caller: Message?) -> [String] {
-        guard let app = visibleApp(caller) else { return [] }
-        return engine.alarms(visibleTo: app).map(\.path)
+    public func children(caller message: Message?) -> [String] {
+        guard let caller = caller(message) else { return [] }
+        return engine.alarms(visibleTo: caller).map(\.path)
     }
 
     private func alarm(at path: String) -> Alarm? {

@@ -29,12 +29,11 @@ final class Identity {
         return resolved
     }
 
-    /// The empty id for the user's tools, the app id otherwise; NotAuthorized for a sandbox that
-    /// cannot be told apart.
-    func appId(of call: Message) throws(AlarmError) -> String {
+    /// Who the engine serves the call for; NotAuthorized for a sandbox that cannot be told apart.
+    func caller(of call: Message) throws(AlarmError) -> Caller {
         switch identity(of: call) {
-        case .shell: return ""
-        case .app(let id, _): return id
+        case .shell: return .user
+        case .app(let id, _): return .app(id)
         case .unidentified(let why): throw .notAuthorized("the caller cannot be identified: \(why)")
         }
     }

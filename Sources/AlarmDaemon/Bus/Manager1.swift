@@ -6,15 +6,19 @@ import SDBus
 
 /// `org.alarmd.AlarmManager1` at `/org/alarmd/AlarmManager1`, whole: its table at the end of this file
 /// (as logind's `BusObjectImplementation`) declares every method, property and signal once; the call
-/// policy its flags ask for; the handlers; and the signals it emits for every applied change.
+/// policy its flags ask for (`invoke`, for every row); the handlers; and the signals it emits for
+/// every applied change.
 ///
 /// A method that changes something follows timedated's shape: validate, authorize, decode into a
 /// `Command`, and hand it to the committer, which plans it with the engine (the same `plan` the fuzzers
 /// drive), applies it, persists it with the other calls of the same loop pass, answers the call once it
 /// is durable, and only then announces it (`applied`, below).
 final class Manager1: BusObject, ChangeSubscriber {
+    typealias CallContext = Caller
+    typealias CallError = AlarmError
+
     private let engine: EngineView
-    private unowned let sink: ChangeSink
+    private unowned let committer: Committer
     private let identity: Identity
     private let prompter: AuthorizationPrompter
     private let bus: Bus
@@ -23,7 +27,7 @@ final class Manager1: BusObject, ChangeSubscriber {
     /// configured.
     private var appLimiter: RateLimiter<String>?
     private var shellLimiter: RateLimiter<String>?
-    private var announcedNextFire: USec
+    private var announcedNextFire: USec?
 
     /// The manager's constant properties.
     struct Facts {
@@ -37,10 +41,10 @@ final class Manager1: BusObject, ChangeSubscriber {
     static let defaultPage = 1000
     static let maxPage = 10_000
 
-    init(engine: EngineView, sink: ChangeSink, identity: Identity, prompter: AuthorizationPrompter, bus: Bus,
+    init(engine: EngineView, committer: Committer, identity: Identity, prompter: AuthorizationPrompter, bus: Bus,
          limits: (apps: DaemonConfig.CallLimit, shell: DaemonConfig.CallLimit), facts: Facts) {
         self.engine = engine
-        self.sink = sink
+        self.committer = committer
         self.identity = identity
         self.prompter = prompter
         self.bus = bus
@@ -57,37 +61,41 @@ final class Manager1: BusObject, ChangeSubscriber {
 
     // MARK: call policy
 
-    /// Runs a row's body for the caller it resolves: who may call (`privileged`: the user's own tools)
-    /// and how often (`mutating`: each costs a durable write, so a connection that floods gets
-    /// LimitReached); the contract's errors become D-Bus errors, each refusal logged once.
-    private func serve(_ call: MethodCall, flags: MethodFlags, anonymous: Bool,
-                       _ body: (Manager1, MethodCall, String) throws(AlarmError) -> MethodResult) throws(BusError) -> MethodResult {
-        var app = "?"
+    /// The call policy, for every row: who the caller is (`Identity`), whether it may call
+    /// (`privileged`: the user's own tools only) and how often (`mutating`: each costs a durable
+    /// write, so a connection that floods gets LimitReached); the contract's errors become D-Bus
+    /// errors, each refusal logged once.
+    func invoke(_ method: Interface<Manager1>.Method, _ call: MethodCall) throws(BusError) -> MethodResult {
+        var caller: Caller?
         do throws(AlarmError) {
-            if !anonymous { app = try identity.appId(of: call.message) }
-            if flags.contains(.mutating) { try admit(call, app: app) }
-            if flags.contains(.privileged), !app.isEmpty { throw .notAuthorized("\(call.member) is reserved to the user's own tools") }
-            return try body(self, call, app)
+            let who = try identity.caller(of: call.message)
+            caller = who
+            if method.flags.contains(.mutating) {
+                // A call that says who the caller is (RegisterApp) is limited as an app.
+                try admit(call, asApp: who != .user || method.flags.contains(.identifies))
+            }
+            if method.flags.contains(.privileged), who != .user { throw .notAuthorized("\(call.member) is reserved to the user's own tools") }
+            return try method.handler(self, call, who)
         } catch {
-            Log.info(Manager1.outcome(call, app: app, "refused", error))
+            Log.info(Manager1.outcome(call, caller, "refused", error))
             throw BusError(error.name, error.message)
         }
     }
 
     /// The one log line of a call that did not succeed, whether refused at once or answered later.
-    private static func outcome(_ call: MethodCall, app: String, _ verb: String, _ error: AlarmError) -> String {
-        "\(call.member) from \(call.sender) (app '\(app)') \(verb): \(error.name): \(error.message)"
+    private static func outcome(_ call: MethodCall, _ caller: Caller?, _ verb: String, _ error: AlarmError) -> String {
+        "\(call.member) from \(call.sender) (app '\(caller?.appId ?? "?")') \(verb): \(error.name): \(error.message)"
     }
 
-    /// Answers a call kept for later with `error`, logged as `serve` logs a refusal.
-    private static func replyLater(_ call: MethodCall, app: String, _ verb: String, _ error: AlarmError) {
-        Log.info(outcome(call, app: app, verb, error))
-        try? call.message.replyError(BusError(error.name, error.message))
+    /// Answers a call kept for later with `error`, logged as `invoke` logs a refusal.
+    private static func replyLater(_ call: MethodCall, _ caller: Caller, _ verb: String, _ error: AlarmError) {
+        Log.info(outcome(call, caller, verb, error))
+        call.message.answer { (m) throws(BusError) in try m.replyError(BusError(error.name, error.message)) }
     }
 
-    private func admit(_ call: MethodCall, app: String) throws(AlarmError) {
-        let admitted = app.isEmpty ? shellLimiter?.admit(call.sender, now: SystemClock.monotonic)
-                                   : appLimiter?.admit(call.sender, now: SystemClock.monotonic)
+    private func admit(_ call: MethodCall, asApp: Bool) throws(AlarmError) {
+        let admitted = asApp ? appLimiter?.admit(call.sender, now: SystemClock.monotonic)
+                             : shellLimiter?.admit(call.sender, now: SystemClock.monotonic)
         if admitted == false { throw .limitReached("too many calls from this connection; slow down") }
     }
 
@@ -104,7 +112,7 @@ final class Manager1: BusObject, ChangeSubscriber {
         return .reply([])
     }
 
-    private func requestAuthorization(_ call: MethodCall, app: String) throws(AlarmError) -> MethodResult {
+    private func requestAuthorization(_ call: MethodCall, _ caller: Caller) throws(AlarmError) -> MethodResult {
         let description = call.string(0).trimmingWhitespace()
         if description.isEmpty {
             throw .invalidArgument(key: "usage_description", reason: "must say why the app wants to ring alarms")
@@ -112,43 +120,43 @@ final class Manager1: BusObject, ChangeSubscriber {
         if description.count > AlarmConfiguration.maxCompletionLength {
             throw .invalidArgument(key: "usage_description", reason: "must be at most \(AlarmConfiguration.maxCompletionLength) characters")
         }
-        guard engine.authorization(for: app) == .notDetermined else {
-            return .reply([.string(engine.authorization(for: app).rawValue)])
-        }
+        let state = engine.authorization(for: caller)
+        // The user's own tools are decided by the configuration; an app is asked about.
+        guard state == .notDetermined, case .app(let app) = caller else { return .reply([.string(state.rawValue)]) }
         prompter.request(app: app, description: description, waiter: call.message)
         return .later
     }
 
-    private func schedule(_ call: MethodCall, app: String) throws(AlarmError) -> MethodResult {
+    private func schedule(_ call: MethodCall, _ caller: Caller) throws(AlarmError) -> MethodResult {
         let config = try configuration(call.args[1], key: "configuration")
         try checkSoundPath(config, call)
         do {
-            return try commit(.schedule(id: call.string(0), configuration: config), call, app: app) { m in
+            return try commit(.schedule(id: call.string(0), configuration: config), call, caller) { m in
                 [.objectPath(AlarmID.path(of: m.upserts.first?.id ?? m.removals.first?.alarm.id ?? ""))]
             }
         } catch {
             // AlarmKit: scheduling before the user decided asks the user, and fails for now.
-            if case .notAuthorized = error, engine.authorization(for: app) == .notDetermined {
+            if case .notAuthorized = error, case .app(let app) = caller, engine.authorization(for: caller) == .notDetermined {
                 prompter.request(app: app, description: nil, waiter: nil)
             }
             throw error
         }
     }
 
-    private func update(_ call: MethodCall, app: String) throws(AlarmError) -> MethodResult {
+    private func update(_ call: MethodCall, _ caller: Caller) throws(AlarmError) -> MethodResult {
         let changes = try configuration(call.args[1], key: "changes")
         try checkSoundPath(changes, call)
         guard case .array(_, let clear) = call.args[2] else { return .reply([]) }
-        return try commit(.update(id: call.string(0), changes: changes, clear: clear.compactMap(\.stringValue)), call, app: app)
+        return try commit(.update(id: call.string(0), changes: changes, clear: clear.compactMap(\.stringValue)), call, caller)
     }
 
-    private func setAuthorization(_ call: MethodCall, app: String) throws(AlarmError) -> MethodResult {
+    private func setAuthorization(_ call: MethodCall, _ caller: Caller) throws(AlarmError) -> MethodResult {
         let target = try AppID.validate(call.string(0))
         guard let state = AuthorizationState(rawValue: call.string(1)) else {
             throw .invalidArgument(key: "state", reason: "must be one of authorized, denied, notDetermined")
         }
         // An open prompt for the app is moot once the decision is durable.
-        return try commit(.setAuthorization(app: target, state: state), call, app: app) { [prompter] _ in
+        return try commit(.setAuthorization(app: target, state: state), call, caller) { [prompter] _ in
             prompter.settled(target)
             return []
         }
@@ -162,33 +170,33 @@ final class Manager1: BusObject, ChangeSubscriber {
 
     /// Hands `command` to the committer; the call is answered once the change is durable (or could not
     /// be made so), with what `reply` makes of the change. A refused plan throws and changes nothing.
-    private func commit(_ command: Command, _ call: MethodCall, app: String,
+    private func commit(_ command: Command, _ call: MethodCall, _ caller: Caller,
                         reply: @escaping (Mutation) -> [Value] = { _ in [] }) throws(AlarmError) -> MethodResult {
-        try sink.submit(command, by: app, "\(call.member) from \(call.sender)") { m, error in
+        try committer.submit(command, by: caller, "\(call.member) from \(call.sender)") { m, error in
             if let error {
-                Manager1.replyLater(call, app: app, "failed", error)
+                Manager1.replyLater(call, caller, "failed", error)
             } else {
-                try? call.message.reply(reply(m))
+                call.message.answer { (message) throws(BusError) in try message.reply(reply(m)) }
             }
         }
         return .later
     }
 
-    private func getAlarmsPage(_ call: MethodCall, app: String) throws(AlarmError) -> MethodResult {
+    private func getAlarmsPage(_ call: MethodCall, _ caller: Caller) throws(AlarmError) -> MethodResult {
         let asked = Int(call.args[1].integerValue ?? 0)
         let limit = asked == 0 ? Manager1.defaultPage : min(asked, Manager1.maxPage)
         let after = call.string(0).isEmpty ? "" : try AlarmID.normalize(call.string(0), key: "after_id")
-        return answerWhenDurable(call, app: app) { message in self.replyPage(message, app: app, after: after, limit: limit) }
+        return answerWhenDurable(call, caller) { message in self.replyPage(message, caller, after: after, limit: limit) }
     }
 
     /// Lists are answered from what is written: a change of this loop pass is not listed before it
     /// is durable, nor ever if its write fails and it is undone.
-    private func answerWhenDurable(_ call: MethodCall, app: String, _ answer: @escaping (Message) throws(AlarmError) -> Void) -> MethodResult {
-        sink.whenDurable {
+    private func answerWhenDurable(_ call: MethodCall, _ caller: Caller, _ answer: @escaping (Message) throws(AlarmError) -> Void) -> MethodResult {
+        committer.whenDurable {
             do throws(AlarmError) {
                 try answer(call.message)
             } catch {
-                Manager1.replyLater(call, app: app, "refused", error)
+                Manager1.replyLater(call, caller, "refused", error)
             }
         }
         return .later
@@ -197,9 +205,9 @@ final class Manager1: BusObject, ChangeSubscriber {
     // A list is built into the reply one alarm at a time, each property map dropped once appended:
     // as values, 10,000 alarms held some 70 MiB at once; in the message they are 4 MiB.
 
-    private func replyList(_ message: Message, app: String) throws(AlarmError) {
+    private func replyList(_ message: Message, _ caller: Caller) throws(AlarmError) {
         let now = engine.clock.now()
-        let visible = engine.alarms(visibleTo: app)
+        let visible = engine.alarms(visibleTo: caller)
         // Sized before anything is sent: a list that cannot be sent is refused whole.
         var size = Value.array(element: "a{sv}", []).marshalledEnd(from: 0)
         for alarm in visible {
@@ -208,18 +216,20 @@ final class Manager1: BusObject, ChangeSubscriber {
                 throw .tooLarge("\(visible.count) alarms (more than \(maxReplyBytes) bytes) do not fit in one D-Bus message (at most \(maxReplyBytes) bytes); page through them with GetAlarmsPage(after_id, max_count)")
             }
         }
-        try? message.reply { (r) throws(BusError) in
-            try r.openContainer("a", "a{sv}")
-            for alarm in visible { try r.append(.vardict(Alarm1.properties(of: alarm, now: now))) }
-            try r.closeContainer()
+        message.answer { (message) throws(BusError) in
+            try message.reply { (r) throws(BusError) in
+                try r.openContainer("a", "a{sv}")
+                for alarm in visible { try r.append(.vardict(Alarm1.properties(of: alarm, now: now))) }
+                try r.closeContainer()
+            }
         }
     }
 
-    private func replyPage(_ message: Message, app: String, after: String, limit: Int) {
+    private func replyPage(_ message: Message, _ caller: Caller, after: String, limit: Int) {
         let now = engine.clock.now()
         // One more than the page holds tells whether another page follows, in the same scan.
-        let candidates = engine.alarms(visibleTo: app, after: after, limit: limit + 1)
-        try? message.reply { (r) throws(BusError) in
+        let candidates = engine.alarms(visibleTo: caller, after: after, limit: limit + 1)
+        message.answer { (message) throws(BusError) in try message.reply { (r) throws(BusError) in
             var size = 64, last = after, count = 0
             try r.openContainer("a", "a{sv}")
             for alarm in candidates.prefix(limit) {
@@ -233,17 +243,17 @@ final class Manager1: BusObject, ChangeSubscriber {
             }
             try r.closeContainer()
             try r.append(.string(candidates.count > count ? last : ""))
-        }
+        } }
     }
 
     /// sd-bus builds `GetManagedObjects` itself, all alarms in one message: refuse it, naming the
     /// way to page, when that message would outgrow the limit (dbus-daemon would disconnect alarmd).
     func filterManagedObjects(_ m: Message) -> BusError? {
         guard m.interface == Contract.objectManagerInterface, m.member == "GetManagedObjects",
-              let app = try? identity.appId(of: m) else { return nil }
+              let caller = identity.identity(of: m).caller else { return nil }
         let now = engine.clock.now()
         var size = 0, count = 0
-        for alarm in engine.alarms(visibleTo: app) {
+        for alarm in engine.alarms(visibleTo: caller) {
             // Each object also lists the standard interfaces sd-bus adds, with empty property maps.
             size = Value.vardict(Alarm1.properties(of: alarm, now: now)).marshalledEnd(from: size + 64 + alarm.path.utf8.count + 160)
             count += 1
@@ -321,63 +331,55 @@ final class Manager1: BusObject, ChangeSubscriber {
     static let alarmRemoved = Interface<Manager1>.Signal("AlarmRemoved", [("id", "s"), ("app_id", "s"), ("reason", "s")])
     static let authorizationChanged = Interface<Manager1>.Signal("AuthorizationChanged", [("app_id", "s"), ("state", "s")])
 
-    /// A method row whose body runs under `serve`'s policy for the caller it resolves.
-    private static func method(_ name: String, in inArgs: [(String, String)] = [], out outArgs: [(String, String)] = [],
-                               flags: MethodFlags = [], anonymous: Bool = false,
-                               _ body: @escaping @Sendable (Manager1, MethodCall, String) throws(AlarmError) -> MethodResult) -> Interface<Manager1>.Method {
-        .init(name, in: inArgs, out: outArgs, flags: flags) { m, call throws(BusError) in
-            try m.serve(call, flags: flags, anonymous: anonymous, body)
-        }
-    }
-
     /// The whole of `org.alarmd.AlarmManager1` (docs/API.md; `dbus/org.alarmd.AlarmManager1.xml` is
     /// its introspection, kept identical by a test).
     static let interface = Interface<Manager1>(Contract.managerInterface, methods: [
-        method("RegisterApp", in: [("app_id", "s")], flags: .mutating, anonymous: true) { m, call, _ throws(AlarmError) in
+        .init("RegisterApp", in: [("app_id", "s")], flags: [.mutating, .identifies]) { m, call, _ throws(AlarmError) in
             try m.registerApp(call)
         },
-        method("GetAuthorizationState", out: [("state", "s")]) { m, _, app throws(AlarmError) in
-            .reply([.string(m.engine.authorization(for: app).rawValue)])
+        .init("GetAuthorizationState", out: [("state", "s")]) { m, _, caller throws(AlarmError) in
+            .reply([.string(m.engine.authorization(for: caller).rawValue)])
         },
-        method("RequestAuthorization", in: [("usage_description", "s")], out: [("state", "s")], flags: .mutating) { m, call, app throws(AlarmError) in
-            try m.requestAuthorization(call, app: app)
+        .init("RequestAuthorization", in: [("usage_description", "s")], out: [("state", "s")], flags: .mutating) { m, call, caller throws(AlarmError) in
+            try m.requestAuthorization(call, caller)
         },
-        method("SetAuthorization", in: [("app_id", "s"), ("state", "s")], flags: [.mutating, .privileged]) { m, call, app throws(AlarmError) in
-            try m.setAuthorization(call, app: app)
+        .init("SetAuthorization", in: [("app_id", "s"), ("state", "s")], flags: [.mutating, .privileged]) { m, call, caller throws(AlarmError) in
+            try m.setAuthorization(call, caller)
         },
-        method("ListAuthorizations", out: [("authorizations", "a{ss}")], flags: .privileged) { m, _, _ throws(AlarmError) in
+        .init("ListAuthorizations", out: [("authorizations", "a{ss}")], flags: .privileged) { m, _, _ throws(AlarmError) in
             m.listAuthorizations()
         },
-        method("Schedule", in: [("id", "s"), ("configuration", "a{sv}")], out: [("alarm", "o")], flags: .mutating) { m, call, app throws(AlarmError) in
-            try m.schedule(call, app: app)
+        .init("Schedule", in: [("id", "s"), ("configuration", "a{sv}")], out: [("alarm", "o")], flags: .mutating) { m, call, caller throws(AlarmError) in
+            try m.schedule(call, caller)
         },
-        method("Update", in: [("id", "s"), ("changes", "a{sv}"), ("clear", "as")], flags: .mutating) { m, call, app throws(AlarmError) in
-            try m.update(call, app: app)
+        .init("Update", in: [("id", "s"), ("changes", "a{sv}"), ("clear", "as")], flags: .mutating) { m, call, caller throws(AlarmError) in
+            try m.update(call, caller)
         },
-        method("Cancel", in: [("id", "s")], flags: .mutating) { m, call, app throws(AlarmError) in
-            try m.commit(.cancel(id: call.string(0)), call, app: app)
+        .init("Cancel", in: [("id", "s")], flags: .mutating) { m, call, caller throws(AlarmError) in
+            try m.commit(.cancel(id: call.string(0)), call, caller)
         },
-        method("Stop", in: [("id", "s")], flags: .mutating) { m, call, app throws(AlarmError) in
-            try m.commit(.stop(id: call.string(0)), call, app: app)
+        .init("Stop", in: [("id", "s")], flags: .mutating) { m, call, caller throws(AlarmError) in
+            try m.commit(.stop(id: call.string(0)), call, caller)
         },
-        method("Pause", in: [("id", "s")], flags: .mutating) { m, call, app throws(AlarmError) in
-            try m.commit(.pause(id: call.string(0)), call, app: app)
+        .init("Pause", in: [("id", "s")], flags: .mutating) { m, call, caller throws(AlarmError) in
+            try m.commit(.pause(id: call.string(0)), call, caller)
         },
-        method("Resume", in: [("id", "s")], flags: .mutating) { m, call, app throws(AlarmError) in
-            try m.commit(.resume(id: call.string(0)), call, app: app)
+        .init("Resume", in: [("id", "s")], flags: .mutating) { m, call, caller throws(AlarmError) in
+            try m.commit(.resume(id: call.string(0)), call, caller)
         },
-        method("Countdown", in: [("id", "s")], flags: .mutating) { m, call, app throws(AlarmError) in
-            try m.commit(.countdown(id: call.string(0)), call, app: app)
+        .init("Countdown", in: [("id", "s")], flags: .mutating) { m, call, caller throws(AlarmError) in
+            try m.commit(.countdown(id: call.string(0)), call, caller)
         },
-        method("GetAlarms", out: [("alarms", "aa{sv}")]) { m, call, app throws(AlarmError) in
-            m.answerWhenDurable(call, app: app) { (message) throws(AlarmError) in try m.replyList(message, app: app) }
+        .init("GetAlarms", out: [("alarms", "aa{sv}")]) { m, call, caller throws(AlarmError) in
+            m.answerWhenDurable(call, caller) { (message) throws(AlarmError) in try m.replyList(message, caller) }
         },
-        method("GetAlarmsPage", in: [("after_id", "s"), ("max_count", "u")], out: [("alarms", "aa{sv}"), ("next_after_id", "s")]) { m, call, app throws(AlarmError) in
-            try m.getAlarmsPage(call, app: app)
+        .init("GetAlarmsPage", in: [("after_id", "s"), ("max_count", "u")], out: [("alarms", "aa{sv}"), ("next_after_id", "s")]) { m, call, caller throws(AlarmError) in
+            try m.getAlarmsPage(call, caller)
         },
     ], properties: [
         .init("Version", "s", .const) { m, _ in .string(m.facts.version) },
-        .init("NextFireTimeUSec", "t", .emitsChange) { m, _ in .uint64(m.engine.nextFireTime) },
+        // The contract's "none pending" is 0.
+        .init("NextFireTimeUSec", "t", .emitsChange) { m, _ in .uint64(m.engine.nextFireTime ?? 0) },
         .init("WakeSupported", "b", .const) { m, _ in .bool(m.facts.wakeSupported) },
         .init("StorePath", "s", .const) { m, _ in .string(m.facts.storePath) },
         .init(Contract.StoreRecovery.property, "a{ss}", .const) { m, _ in

@@ -18,65 +18,32 @@ protocol ChangeSubscriber: AnyObject {
     func applied(_ change: AppliedChange)
 }
 
-/// The one way to change anything: a `Command` (a method call of the contract, a notification's Stop,
-/// a sound error, a prompt's answer, a clock step) planned by the engine for a caller ("" for the
-/// user's own tools and for what the daemon decides itself), applied now, written with every change
-/// of the same loop pass, and announced once durable.
-protocol ChangeSink: AnyObject {
-    /// A refusal throws at once and changes nothing; otherwise `then` hears the change as planned
-    /// and nil once it is durable, or the error when it could not be saved.
-    func submit(_ command: Command, by caller: String, _ what: String,
-                then: ((Mutation, AlarmError?) -> Void)?) throws(AlarmError)
-    /// Runs `read` once every change submitted so far is durable (or undone): what it reads then
-    /// survives a crash and never shows a change whose call is about to be refused.
-    func whenDurable(_ read: @escaping () -> Void)
-}
-
-extension ChangeSink {
-    /// What the daemon decides itself (a notification's answer, a sound error, a clock step): a
-    /// refusal is logged, not thrown, since nobody waits for it.
-    func decide(_ command: Command, _ what: String, then: ((Mutation, AlarmError?) -> Void)? = nil) {
-        do {
-            try submit(command, by: "", what, then: then)
-        } catch {
-            Log.warning("\(what) refused: \(error.message)")
-        }
-    }
-}
-
-/// Method calls that already arrived and are not dispatched yet (the bus's queue).
-protocol PendingCalls: AnyObject {
-    /// Dispatches up to `limit` of them, stopping before the next one once `stop` says so.
-    func processPending(limit: Int, stop: () -> Bool)
-}
-
-extension Bus: PendingCalls {}
-
 /// Owns the engine, the store and the one kernel timer, and announces. Data flows one way: a command
 /// is planned against the engine and applied at once (so the next call of the same loop pass is
 /// planned against it), written with every other change of that pass in one transaction, and only then
 /// answered and announced. What time alone causes (due, warning, ring timeout) is announced first and
 /// written right after: it would be recomputed from the stored alarms after a crash. Nobody else
-/// holds the engine but as an `EngineView`.
+/// holds the engine but as an `EngineView`: every change, whoever asks for it (a method call, a
+/// notification's Stop, a sound error, a prompt's answer, a clock step), is a `Command` submitted here.
 ///
 /// The transaction is committed on the store writer's thread (`StoreWriter`), one batch at a time:
 /// while it is fsynced the loop goes on, a due alarm rings, and new calls are planned on top into the
 /// next batch. A batch's calls are answered and its changes announced on the loop thread, in order,
 /// only once the writer reports it durable.
-final class Committer: ChangeSink {
+final class Committer {
     private let engine: AlarmEngine
-    private let store: Store
     private let clock: SystemClock
     private var subscribers: [ChangeSubscriber] = []
-    /// Dispatches method calls that already arrived, so they join this pass's transaction.
-    private unowned let calls: PendingCalls
+    /// Its method calls that already arrived are dispatched at the end of a loop pass, so they join
+    /// that pass's transaction.
+    private unowned let bus: Bus
     /// Tests only: runs between announcing what time caused and writing it (to crash there).
     private let betweenAnnounceAndWrite: (() -> Void)?
     /// Armed for the engine's earliest deadline after every change; reports wall-clock steps.
-    private var deadline: DeadlineTimer!
+    private let deadline: DeadlineTimer
     private let anchor: ClockAnchor
 
-    var view: EngineView { engine }
+    var view: EngineView { EngineView(engine) }
     /// Whether alarms can wake the machine: decided when the deadline timer took its clock.
     var wakeCapable: Bool { deadline.wakeCapable }
 
@@ -84,6 +51,8 @@ final class Committer: ChangeSink {
         let change: AppliedChange
         /// What the authorizations it set were before (nil: never decided).
         let authorizationsBefore: [(String, AuthorizationState?)]
+        /// The zone before, for a zone change.
+        let zoneBefore: Zone?
         /// For a method call: its answer, once the change is durable or refused.
         let reply: ((AlarmError?) -> Void)?
         let announced: Bool
@@ -93,7 +62,7 @@ final class Committer: ChangeSink {
     private var pending: [Pending] = []
     /// The batch with the writer thread (empty when it is idle).
     private var writing: [Pending] = []
-    private var writer: StoreWriter!
+    private let writer: StoreWriter
     /// Reads waiting for every change already applied to be durable (or undone).
     private var readers: [() -> Void] = []
     private var flushing = false
@@ -102,40 +71,53 @@ final class Committer: ChangeSink {
     /// A second after the last write: tidy up once, then sleep (no periodic wake-ups).
     private let idle: TimerSource
 
-    init(engine: AlarmEngine, store: Store, clock: SystemClock, loop: EventLoop, calls: PendingCalls,
+    init(engine: AlarmEngine, store: Store, clock: SystemClock, loop: EventLoop, bus: Bus,
          betweenAnnounceAndWrite: (() -> Void)? = nil) throws {
         self.engine = engine
-        self.store = store
         self.clock = clock
-        self.calls = calls
+        self.bus = bus
         self.betweenAnnounceAndWrite = betweenAnnounceAndWrite
         anchor = ClockAnchor(store: store, clock: clock)
-        var flush: (() -> Void)?
-        flushSource = try loop.makeDefer { flush?() }
-        var again: (() -> Void)?
-        retry = try loop.makeTimer(clock: CLOCK_MONOTONIC) { again?() }
-        var tidy: (() -> Void)?
-        idle = try loop.makeTimer(clock: CLOCK_MONOTONIC) { tidy?() }
-        flush = { [unowned self] in self.flush() }
-        again = { [unowned self] in self.flushSource.trigger() }
-        tidy = { [unowned self] in
-            // Let the WAL start over (on the writer's thread, after any batch), and hand back to the
-            // kernel what a burst of calls left in malloc's free lists (a 100k-alarm fill left some
-            // 70 MiB there).
-            self.writer.after { _ = $0.checkpointIfNeeded(minimumFrames: 1) }
-            malloc_trim(0)
-        }
-        writer = try StoreWriter(store: store, loop: loop, onDone: { [unowned self] in self.written($0) })
-        deadline = try DeadlineTimer(loop: loop, onExpire: { [unowned self] in self.deadlineReached() },
-                                     onClockStep: { [unowned self] in self.clockStepped(by: self.anchor.measuredStep()) })
+        // The sources call back into the committer, which exists only once they do: each calls
+        // through a reference set right after.
+        weak var me: Committer?
+        flushSource = try loop.makeDefer { me?.flush() }
+        retry = try loop.makeTimer(clock: CLOCK_MONOTONIC) { me?.flushSource.trigger() }
+        idle = try loop.makeTimer(clock: CLOCK_MONOTONIC) { me?.tidy() }
+        writer = try StoreWriter(store: store, loop: loop, onDone: { me?.written($0) })
+        deadline = try DeadlineTimer(loop: loop, onExpire: { me?.deadlineReached() },
+                                     onClockStep: { if let me { me.clockStepped(by: me.anchor.measuredStep()) } })
+        me = self
     }
 
     func subscribe(_ s: ChangeSubscriber) { subscribers.append(s) }
 
-    func submit(_ command: Command, by caller: String, _ what: String,
+    /// The one way to change anything: `command` planned by the engine for `caller`, applied now,
+    /// written with every change of the same loop pass, and announced once durable. A refusal
+    /// throws at once and changes nothing; otherwise `then` hears the change as planned and nil
+    /// once it is durable, or the error when it could not be saved.
+    func submit(_ command: Command, by caller: Caller, _ what: String,
                 then: ((Mutation, AlarmError?) -> Void)?) throws(AlarmError) {
         let m = try engine.plan(command, caller: caller)
         enqueue(m, what, reply: then.map { then in { then(m, $0) } }, announceNow: false)
+    }
+
+    /// What alarmd decides on the user's word or the machine's (a notification's answer, a sound
+    /// error, a prompt's answer, a clock step): a refusal is logged, not thrown, since nobody waits.
+    func decide(_ command: Command, _ what: String, then: ((Mutation, AlarmError?) -> Void)? = nil) {
+        do {
+            try submit(command, by: .user, what, then: then)
+        } catch {
+            Log.warning("\(what) refused: \(error.message)")
+        }
+    }
+
+    /// A second after the last write: let the WAL start over (on the writer's thread, after any
+    /// batch), and hand back to the kernel what a burst of calls left in malloc's free lists (a
+    /// 100k-alarm fill left some 70 MiB there).
+    private func tidy() {
+        writer.after { _ = $0.checkpointIfNeeded(minimumFrames: 1) }
+        malloc_trim(0)
     }
 
     /// Runs `read` once every change applied so far is written, or undone because it could not be:
@@ -152,8 +134,12 @@ final class Committer: ChangeSink {
 
     /// What time alone caused: announced at once, written with the next batch.
     private func deadlineReached() {
-        // Through `plan`, as every change: `.due` is never refused.
-        enqueue((try? engine.plan(.due, caller: "")) ?? Mutation(), "due", reply: nil, announceNow: true)
+        // Through `plan`, as every change; `.due` is never refused.
+        do {
+            enqueue(try engine.plan(.due, caller: .user), "due", reply: nil, announceNow: true)
+        } catch {
+            Log.error("due transitions refused: \(error.message)")
+        }
         rearm()
     }
 
@@ -206,9 +192,11 @@ final class Committer: ChangeSink {
         }
         let before = Dictionary(m.upserts.compactMap { a in engine.alarms[a.id].map { (a.id, $0) } }, uniquingKeysWith: { a, _ in a })
         let authBefore = m.authorizations.map { ($0.app, engine.authorizations[$0.app]) }
+        let zoneBefore = m.timeZone.map { _ in engine.timeZone }
         engine.apply(m)
         let change = AppliedChange(mutation: m, before: before)
-        pending.append(Pending(change: change, authorizationsBefore: authBefore, reply: reply, announced: announceNow, what: what))
+        pending.append(Pending(change: change, authorizationsBefore: authBefore, zoneBefore: zoneBefore,
+                               reply: reply, announced: announceNow, what: what))
         rearm()
         if announceNow {
             announce(change)
@@ -226,7 +214,7 @@ final class Committer: ChangeSink {
         // Calls that already arrived join this transaction, until a deadline comes due: then the
         // batch is closed here, and the loop serves the timer (its source is the more important)
         // before it reads the rest of the queue.
-        calls.processPending(limit: 10_000, stop: { deadline.isDue })
+        bus.processPending(limit: 10_000, stop: { deadline.isDue })
         guard !pending.isEmpty else {
             settled()
             return
@@ -298,6 +286,7 @@ final class Committer: ChangeSink {
             if let old = p.change.before[a.id] { inverse.upserts.append(old) } else { inverse.removals.append(.init(alarm: a, reason: .cancelled)) }
         }
         inverse.upserts += m.removals.map(\.alarm)
+        inverse.timeZone = p.zoneBefore
         for (app, state) in p.authorizationsBefore {
             if let state { inverse.authorizations.append((app, state)) } else { engine.forgetAuthorization(app) }
         }

@@ -9,7 +9,7 @@ import SDBus
 /// keeps the machine awake — and turns the user's answers into changes through its sink.
 final class Alerts: ChangeSubscriber {
     private let engine: EngineView
-    private unowned let sink: ChangeSink
+    private unowned let sink: Committer
     private let notifier: Notifier
     let ringer: Ringer
     private let actions: AppActions
@@ -25,7 +25,7 @@ final class Alerts: ChangeSubscriber {
     private var generation: [String: UInt64] = [:]
     private var lastGeneration: UInt64 = 0
 
-    init(engine: EngineView, sink: ChangeSink, notifier: Notifier, bus: Bus, loop: EventLoop,
+    init(engine: EngineView, sink: Committer, notifier: Notifier, bus: Bus, loop: EventLoop,
          soundDirectories: [String], icons: OwnIcons, output: OutputGuard, systemBus: Bus?) throws {
         self.engine = engine
         self.icons = icons
@@ -218,7 +218,7 @@ final class Alerts: ChangeSubscriber {
     private func answer(_ command: Command, of id: String) {
         let what = command.method ?? "\(command)"
         do {
-            try sink.submit(command, by: "", "\(what) of \(id) from its notification", then: nil)
+            try sink.submit(command, by: .user, "\(what) of \(id) from its notification", then: nil)
             Log.info("alarm \(id): \(what) from its notification")
         } catch {
             Log.warning("alarm \(id): \(what) from its notification refused: \(error.message)")

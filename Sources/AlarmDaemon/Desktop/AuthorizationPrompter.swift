@@ -16,7 +16,7 @@ final class AuthorizationPrompter {
     }
 
     private let engine: EngineView
-    private unowned let sink: ChangeSink
+    private unowned let committer: Committer
     private let notifier: Notifier
     private let loop: EventLoop
     private let config: DaemonConfig
@@ -24,9 +24,9 @@ final class AuthorizationPrompter {
     /// The last usage description each app gave, for prompts started by `Schedule`.
     private var descriptions: [String: String] = [:]
 
-    init(engine: EngineView, sink: ChangeSink, notifier: Notifier, loop: EventLoop, config: DaemonConfig) {
+    init(engine: EngineView, committer: Committer, notifier: Notifier, loop: EventLoop, config: DaemonConfig) {
         self.engine = engine
-        self.sink = sink
+        self.committer = committer
         self.notifier = notifier
         self.loop = loop
         self.config = config
@@ -62,14 +62,18 @@ final class AuthorizationPrompter {
             case .success(let id):
                 guard self.prompts[app] != nil else { self.notifier.close(id); return }
                 self.prompts[app]!.notification = id
-                let timer = try? self.loop.makeTimer(clock: CLOCK_MONOTONIC) { [unowned self] in
-                    self.finish(app, decided: nil, by: "no answer within \(self.config.promptTimeout) s")
+                do {
+                    let timer = try self.loop.makeTimer(clock: CLOCK_MONOTONIC) { [unowned self] in
+                        self.finish(app, decided: nil, by: "no answer within \(self.config.promptTimeout) s")
+                    }
+                    timer.arm(at: SystemClock.monotonic + self.config.promptTimeout * usecPerSecond)
+                    self.prompts[app]!.timer = timer
+                } catch {
+                    Log.error("authorization prompt for '\(app)': no timeout (\(error)); it stays open until answered")
                 }
-                timer?.arm(at: SystemClock.monotonic + self.config.promptTimeout * usecPerSecond)
-                self.prompts[app]!.timer = timer
             case .failure(let error):
                 // Nobody can be asked: the configured policy for unknown apps decides.
-                let policy = self.config.policy.initialState(for: app)
+                let policy = self.config.policy.initialState(for: .app(app))
                 self.finish(app, decided: policy == .notDetermined ? nil : policy,
                             by: "no notification server (\(error.name)); policy '\(self.config.policy.unknownApps.rawValue)'")
             }
@@ -87,11 +91,11 @@ final class AuthorizationPrompter {
         if let id = prompt.notification { notifier.close(id) }
         // The waiters hear the answer once it is durable (or, if it could not be saved, the state that is).
         let answer = { [unowned self] in
-            let state = engine.authorization(for: app)
+            let state = engine.authorization(for: .app(app))
             Log.info("authorization prompt for '\(app)' ended: \(why); state \(state.rawValue)")
-            for w in prompt.waiters { try? w.reply([.string(state.rawValue)]) }
+            for w in prompt.waiters { w.answer { (w) throws(BusError) in try w.reply([.string(state.rawValue)]) } }
         }
-        guard let decided, engine.authorization(for: app) != decided else { return answer() }
-        sink.decide(.setAuthorization(app: app, state: decided), "authorization of '\(app)'") { _, _ in answer() }
+        guard let decided, engine.authorization(for: .app(app)) != decided else { return answer() }
+        committer.decide(.setAuthorization(app: app, state: decided), "authorization of '\(app)'") { _, _ in answer() }
     }
 }

@@ -10,14 +10,14 @@ final class SystemBus {
     let bus: Bus?
     private let power: PowerMonitor?
 
-    init(loop: EventLoop, sink: ChangeSink, zoneWatcher: ZoneWatcher, beforeSleep: @escaping () -> String) {
+    init(loop: EventLoop, committer: Committer, zoneWatcher: ZoneWatcher, beforeSleep: @escaping () -> String) {
         var bus: Bus?, power: PowerMonitor?
         do {
             let system = try Bus.system()
             try system.attachSecondary(loop)
             bus = system
             // After a suspend, what fell due while asleep rings or is missed.
-            power = try PowerMonitor(system: system, beforeSleep: beforeSleep) { [unowned sink] in sink.decide(.clockStep(delta: 0), "resume") }
+            power = try PowerMonitor(system: system, beforeSleep: beforeSleep) { [unowned committer] in committer.decide(.clockStep(delta: 0), "resume") }
             try system.addMatch("type='signal',sender='org.freedesktop.timedate1',path='/org/freedesktop/timedate1',interface='org.freedesktop.DBus.Properties',member='PropertiesChanged'") { _ in
                 zoneWatcher.recheck()
             }

@@ -37,21 +37,21 @@ private func coreConfig(_ i: Int) -> [String: Value] {
 private func measureCore(size: Int, probes: Int) -> Figure5.Row {
     let engine = AlarmEngine(clock: coreClock, timeZone: .utc)
     for i in 0..<size {
-        engine.apply(try! engine.planSchedule(app: "", id: "", configuration: coreConfig(i)))
+        engine.apply(try! engine.plan(.schedule(id: "", configuration: coreConfig(i)), caller: .user))
     }
     var ids: [String] = []
     ids.reserveCapacity(probes)
     let t0 = monoUSec()
     for i in 0..<probes {
-        let m = try! engine.planSchedule(app: "", id: "", configuration: coreConfig(size + i))
+        let m = try! engine.plan(.schedule(id: "", configuration: coreConfig(size + i)), caller: .user)
         engine.apply(m)
         ids.append(m.upserts[0].id)
     }
     let t1 = monoUSec()
-    for id in ids { engine.apply(try! engine.planCancel(app: "", id: id)) }
+    for id in ids { engine.apply(try! engine.plan(.cancel(id: id), caller: .user)) }
     let t2 = monoUSec()
     // Finding what is due must not scan every alarm: nothing is due at the start.
-    for _ in 0..<probes { _ = engine.planDue() }
+    for _ in 0..<probes { _ = try! engine.plan(.due, caller: .user) }
     let t3 = monoUSec()
     precondition(engine.count == size)
     let p = Double(probes)
@@ -66,7 +66,7 @@ func coreMemoryChild(_ n: Int) -> Int32 {
     }
     let before = resident()
     let engine = AlarmEngine(clock: coreClock, timeZone: .utc)
-    for i in 0..<n { engine.apply(try! engine.planSchedule(app: "", id: "", configuration: coreConfig(i))) }
+    for i in 0..<n { engine.apply(try! engine.plan(.schedule(id: "", configuration: coreConfig(i)), caller: .user)) }
     say(String(Double(resident() - before) / Double(n)))
     withExtendedLifetime(engine) {}
     return 0

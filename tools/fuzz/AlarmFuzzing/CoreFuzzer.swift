@@ -80,10 +80,11 @@ public struct CoreFuzzer {
         let policy = AuthorizationPolicy(unknownApps: c.pick([.ask, .allow, .deny]), shellAuthorized: c.chance(230))
         let limits = Limits(maxAlarmsPerApp: c.pick([1, 3, 8, 1024]), maxAlarmsShell: c.pick([0, 2, 16]))
         let counter = IDCounter()
-        let e = AlarmEngine(clock: clock, timeZone: c.pick(Self.zoneRules),
-                            policy: policy, limits: limits, ringTimeout: c.pick([0, 1, 60, 600]), makeID: counter.next)
-        e.missedGrace = c.pick([0, 60, 3_600])
-        return e
+        let zone = c.pick(Self.zoneRules)
+        let ringTimeout: UInt64 = c.pick([0, 1, 60, 600])
+        let missedGrace: UInt64 = c.pick([0, 60, 3_600])
+        return AlarmEngine(clock: clock, timeZone: zone, policy: policy, limits: limits, ringTimeout: ringTimeout,
+                           missedGrace: missedGrace, makeID: counter.next)
     }
 
     private mutating func runAll() -> CoreFuzzFailure? {
@@ -139,7 +140,7 @@ public struct CoreFuzzer {
         default:
             // An alarm that exists now, of the caller (most calls of a real client name its own),
             // mostly with a method its state allows.
-            let mine = Array(engine.alarms(visibleTo: caller))
+            let mine = Array(engine.alarms(visibleTo: Caller(appId: caller)))
             guard !mine.isEmpty else { command = .cancel(id: hostile.alarmID(&c, known: known)); break }
             let alarm = c.pick(mine)
             let id = c.chance(200) ? alarm.id : hostile.alarmID(&c, known: [alarm.id])
@@ -161,14 +162,16 @@ public struct CoreFuzzer {
         Dictionary(entries, uniquingKeysWith: { first, _ in first })
     }
 
+    /// `caller` is the contract's app id: empty for the user's own tools.
     private mutating func perform(_ command: Command, caller: String, note: String) -> [String] {
         let before = engine.alarms.values
         let authorizationsBefore = engine.authorizations
+        let zoneBefore = engine.timeZone
         let id = target(of: command)
         let owner = id.flatMap { engine.alarms[$0]?.appId }
         let result: Result<Mutation, AlarmError>
         do throws(AlarmError) {
-            result = .success(try engine.plan(command, caller: caller))
+            result = .success(try engine.plan(command, caller: Caller(appId: caller)))
         } catch {
             result = .failure(error)
         }
@@ -177,6 +180,10 @@ public struct CoreFuzzer {
         case .failure(let e): log.append("\(describe(command)) as '\(caller)' \(note)→ \(e.name): \(e.message.prefix(100))")
         }
         var problems: [String] = []
+        // Planning changes nothing, accepted or refused: only `apply` does.
+        if engine.alarms.values != before || engine.authorizations != authorizationsBefore || engine.timeZone != zoneBefore {
+            problems.append("planning \(command.method ?? "a command") changed the engine before it was applied")
+        }
         switch result {
         case .failure(let error):
             stats.refused[command.method ?? "\(command)".prefix { $0 != "(" }.description, default: 0] += 1
@@ -217,8 +224,7 @@ public struct CoreFuzzer {
     private mutating func reload() -> [String] {
         let old = engine
         let fresh = AlarmEngine(clock: clock, timeZone: old.timeZone, policy: old.policy, limits: old.limits,
-                                ringTimeout: old.ringTimeout, makeID: old.makeID)
-        fresh.missedGrace = old.missedGrace
+                                ringTimeout: old.ringTimeout, missedGrace: old.missedGrace, makeID: old.makeID)
         let stored = old.alarms.values.map(\.record)
         let loaded = stored.compactMap(Alarm.init(record:))
         fresh.load(alarms: loaded, authorizations: old.authorizations)
@@ -231,8 +237,8 @@ public struct CoreFuzzer {
         if old.nextDeadline != fresh.nextDeadline || old.nextFireTime != fresh.nextFireTime {
             problems.append("the reloaded engine is due at \(String(describing: fresh.nextDeadline)), not \(String(describing: old.nextDeadline))")
         }
-        for app in Set(a.map(\.appId)) where old.alarmCount(of: app) != fresh.alarmCount(of: app) {
-            problems.append("app '\(app)' has \(fresh.alarmCount(of: app)) alarms after a reload, \(old.alarmCount(of: app)) before")
+        for app in Set(a.map(\.owner)) where old.alarmCount(of: app) != fresh.alarmCount(of: app) {
+            problems.append("\(app) has \(fresh.alarmCount(of: app)) alarms after a reload, \(old.alarmCount(of: app)) before")
         }
         engine = fresh
         return problems + fresh.invariantViolations()
