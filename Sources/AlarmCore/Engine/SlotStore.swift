@@ -6,7 +6,7 @@
 /// for a moment (152 bytes an alarm), the peak of a 100,000-alarm fill. Chunks are never copied as
 /// the store grows, only the short list of them; a reader holding the store while the engine
 /// changes one alarm costs a copy of that alarm's chunk (600 KiB), not of every alarm.
-public struct SlotStore: RandomAccessCollection, MutableCollection, Equatable {
+public struct SlotStore: RandomAccessCollection, MutableCollection, Equatable, Sendable {
     static let shift = 12
     static let chunk = 1 << shift
 

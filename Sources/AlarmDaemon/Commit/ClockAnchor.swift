@@ -25,7 +25,7 @@ final class ClockAnchor {
 
     /// The step across the daemon's downtime, when the machine has not rebooted since the anchor.
     func stepSinceLastRun() -> Int64 {
-        guard let text = try? store.meta(ClockAnchor.metaKey) else { return 0 }
+        guard let text = store.metaIfReadable(ClockAnchor.metaKey) else { return 0 }
         let parts = text.split(separator: " ")
         guard parts.count == 3, let rt = UInt64(parts[0]), let bt = UInt64(parts[1]), parts[2] == SystemClock.bootID else { return 0 }
         anchor = (rt, bt)

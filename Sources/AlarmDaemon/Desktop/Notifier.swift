@@ -80,7 +80,11 @@ final class Notifier {
 
     func close(_ id: UInt32) {
         guard handlers.removeValue(forKey: id) != nil else { return }
-        try? bus.callAsync(Notifier.name, Notifier.path, Notifier.name, "CloseNotification", [.uint32(id)]) { _ in }
+        do {
+            try bus.callAsync(Notifier.name, Notifier.path, Notifier.name, "CloseNotification", [.uint32(id)]) { _ in }
+        } catch {
+            Log.warning("notification \(id) not closed: \(error)")
+        }
     }
 
     private func dispatch(_ m: Message) {

@@ -52,7 +52,7 @@ final class OutputGuard {
         self.loop = loop
         enabled = config.overrideOutputVolume
         alarmVolume = config.alarmVolume
-        if let text = (try? store.meta(Self.key)) ?? nil {
+        if let text = store.metaIfReadable(Self.key) {
             if let saved = OutputOverride.decode(text) {
                 leftover = saved
                 mayConnect = true
@@ -134,14 +134,15 @@ final class OutputGuard {
     private func connect() {
         guard pulse == nil, mayConnect else { return }
         mayConnect = false
-        if inbox == nil, let i = try? PulseInbox() {
+        if inbox == nil {
             do {
-                try loop.watchReadable(i.pipe.readFD) { [unowned self] in
+                let i = try PulseInbox()
+                _ = try loop.watchReadable(i.pipe.readFD) { [unowned self] in
                     if let pulse { pulse.drain() } else { _ = i.take() }
                 }
                 inbox = i
             } catch {
-                Log.warning("output: cannot watch libpulse's replies (\(error.message))")
+                Log.warning("output: cannot watch libpulse's replies (\(error))")
             }
         }
         if let why = PulseClient.loadLibrary() {

@@ -4,6 +4,7 @@
 import AlarmCore
 import CPulse
 import Glibc
+import Synchronization
 
 /// A libpulse connection (PulseAudio, or PipeWire's pulse server) that never blocks the event loop.
 ///
@@ -203,15 +204,12 @@ private func pa_operation_unref_if(_ op: OpaquePointer?) -> Bool {
 /// Shared by the loop thread and libpulse's thread: events in order, and a pipe to wake the loop.
 final class PulseInbox: @unchecked Sendable {
     let pipe: FinishPipe
-    private let lock = Lock()
-    private var events: [PulseClient.Event] = []
+    private let events = Mutex<[PulseClient.Event]>([])
 
     init() throws { pipe = try FinishPipe() }
 
     func post(_ e: PulseClient.Event) {
-        lock.lock()
-        events.append(e)
-        lock.unlock()
+        events.withLock { $0.append(e) }
         var byte: UInt8 = 1
         _ = write(pipe.writeFD, &byte, 1)
     }
@@ -219,11 +217,10 @@ final class PulseInbox: @unchecked Sendable {
     func take() -> [PulseClient.Event] {
         var scratch = [UInt8](repeating: 0, count: 64)
         while read(pipe.readFD, &scratch, scratch.count) > 0 {}
-        lock.lock()
-        defer { lock.unlock() }
-        let out = events
-        events.removeAll()
-        return out
+        return events.withLock { events in
+            defer { events.removeAll() }
+            return events
+        }
     }
 }
 

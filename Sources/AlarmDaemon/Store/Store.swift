@@ -5,6 +5,7 @@ import AlarmCore
 import CSQLite
 import Dispatch
 import FoundationEssentials
+import Synchronization
 import SystemFiles
 
 /// The durable store: one SQLite database in WAL mode. Every mutation is one transaction, committed
@@ -49,8 +50,8 @@ final class Store: @unchecked Sendable {
         var isDamage: Bool { code == SQLITE_CORRUPT || code == SQLITE_NOTADB }
     }
 
-    /// Held by every entry point (recursive: `commit` and `setMeta` call `checkpointIfNeeded`).
-    private let lock = Lock(recursive: true)
+    /// Held by every entry point for its whole length (`locked`); none calls another.
+    private let lock = Mutex(())
     private var db: OpaquePointer?
     let path: String
     private var statements: [String: OpaquePointer] = [:]
@@ -106,9 +107,7 @@ final class Store: @unchecked Sendable {
     /// the WAL into the database file — one that may be damaged — and deletes the WAL, which may
     /// hold the user's latest alarms. Call it before letting go of a store that failed to load.
     func abandon() {
-        lock.lock()
-        defer { lock.unlock() }
-        alarmd_sqlite_checkpoint_on_close(db, 0)
+        locked { _ = alarmd_sqlite_checkpoint_on_close(db, 0) }
     }
 
     deinit { close() }
@@ -117,15 +116,15 @@ final class Store: @unchecked Sendable {
     /// so a clean stop leaves one self-contained file. alarmd ends with exit(), which runs no
     /// deinit: the daemon calls this itself once its loop has stopped.
     func close() {
-        lock.lock()
-        defer { lock.unlock() }
-        guard db != nil else { return }
-        checkpointer.close()
-        for stmt in statements.values { sqlite3_finalize(stmt) }
-        statements.removeAll()
-        let rc = sqlite3_close_v2(db)
-        if rc != SQLITE_OK { Log.warning("store: closing \(path): \(String(cString: sqlite3_errstr(rc)))") }
-        db = nil
+        locked {
+            guard db != nil else { return }
+            checkpointer.close()
+            for stmt in statements.values { sqlite3_finalize(stmt) }
+            statements.removeAll()
+            let rc = sqlite3_close_v2(db)
+            if rc != SQLITE_OK { Log.warning("store: closing \(path): \(String(cString: sqlite3_errstr(rc)))") }
+            db = nil
+        }
     }
 
     // MARK: schema
@@ -221,11 +220,21 @@ final class Store: @unchecked Sendable {
     }
 
     func meta(_ key: String) throws -> String? {
-        lock.lock()
-        defer { lock.unlock() }
-        var v: String?
-        try query("SELECT value FROM meta WHERE key = ?", [.text(key)]) { v = text($0, 0) }
-        return v
+        return try locked {
+            var v: String?
+            try query("SELECT value FROM meta WHERE key = ?", [.text(key)]) { v = text($0, 0) }
+            return v
+        }
+    }
+
+    /// `meta(key)` for a fact alarmd can do without: a failure to read it is logged, and reads as absent.
+    func metaIfReadable(_ key: String) -> String? {
+        do {
+            return try meta(key)
+        } catch {
+            Log.error("store: cannot read '\(key)': \(error)")
+            return nil
+        }
     }
 
     func setMeta(_ key: String, _ value: String) throws {
@@ -234,20 +243,20 @@ final class Store: @unchecked Sendable {
 
     /// Several facts in one transaction.
     func setMeta(_ entries: [(String, String)]) throws {
-        lock.lock()
-        defer { lock.unlock() }
-        try transaction {
-            for (key, value) in entries { try run("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", [.text(key), .text(value)]) }
+        try locked {
+            try transaction {
+                for (key, value) in entries { try run("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", [.text(key), .text(value)]) }
+            }
+            startCheckpoint()
         }
-        checkpointIfNeeded()
     }
 
     /// Forgets a fact, durably like the rest.
     func removeMeta(_ key: String) throws {
-        lock.lock()
-        defer { lock.unlock() }
-        try transaction { try run("DELETE FROM meta WHERE key = ?", [.text(key)]) }
-        checkpointIfNeeded()
+        try locked {
+            try transaction { try run("DELETE FROM meta WHERE key = ?", [.text(key)]) }
+            startCheckpoint()
+        }
     }
 
     // MARK: reading
@@ -260,52 +269,52 @@ final class Store: @unchecked Sendable {
     /// Every readable alarm, and how many rows could not be read (kept in the database, not loaded).
     /// Alarms of one app share one `appId` string.
     func loadAlarms() throws -> (alarms: SlotStore, skipped: Int) {
-        lock.lock()
-        defer { lock.unlock() }
-        // Chunked as the engine keeps them, which takes this storage over as it is.
-        var out = SlotStore()
-        var apps: [String: String] = [:]
-        var skipped = 0
-        try query("SELECT \(Store.columns) FROM alarm") { stmt in
-            let app = text(stmt, 1)
-            let shared = apps[app] ?? app
-            apps[app] = shared
-            let idBytes = blob(stmt, 0)
-            guard let key = idBytes.flatMap(AlarmKey.init(bytes:)),
-                  let a = Alarm(record: Alarm.Record(
-                    key: key, appId: shared, state: UInt8(clamping: int(stmt, 2)), phase: UInt8(clamping: int(stmt, 3)),
-                    measuresDuration: UInt8(clamping: int(stmt, 4)), fireTime: uint(stmt, 5), countdownStart: uint(stmt, 6),
-                    countdownTotal: uint(stmt, 7), elapsed: uint(stmt, 8), alertingSince: uint(stmt, 9),
-                    schedule: uint(stmt, 10), scheduleEnd: uint(stmt, 11), flags: UInt16(clamping: int(stmt, 12)),
-                    preAlert: UInt32(clamping: int(stmt, 13)), postAlert: UInt32(clamping: int(stmt, 14)),
-                    volumeRamp: UInt32(clamping: int(stmt, 15)), warningThreshold: UInt32(clamping: int(stmt, 16)),
-                    title: text(stmt, 17), extras: blob(stmt, 18).map { [UInt8]($0) } ?? [],
-                    soundError: sqlite3_column_type(stmt, 19) == SQLITE_NULL ? nil : text(stmt, 19)))
-            else {
-                skipped += 1
-                let id = idBytes.map { $0.hex } ?? "(no id)"
-                Log.error("store: alarm \(id) is unreadable; kept in the database, not loaded")
-                return
+        return try locked {
+            // Chunked as the engine keeps them, which takes this storage over as it is.
+            var out = SlotStore()
+            var apps: [String: String] = [:]
+            var skipped = 0
+            try query("SELECT \(Store.columns) FROM alarm") { stmt in
+                let app = text(stmt, 1)
+                let shared = apps[app] ?? app
+                apps[app] = shared
+                let idBytes = blob(stmt, 0)
+                guard let key = idBytes.flatMap(AlarmKey.init(bytes:)),
+                      let a = Alarm(record: Alarm.Record(
+                        key: key, appId: shared, state: UInt8(clamping: int(stmt, 2)), phase: UInt8(clamping: int(stmt, 3)),
+                        measuresDuration: UInt8(clamping: int(stmt, 4)), fireTime: uint(stmt, 5), countdownStart: uint(stmt, 6),
+                        countdownTotal: uint(stmt, 7), elapsed: uint(stmt, 8), alertingSince: uint(stmt, 9),
+                        schedule: uint(stmt, 10), scheduleEnd: uint(stmt, 11), flags: UInt16(clamping: int(stmt, 12)),
+                        preAlert: UInt32(clamping: int(stmt, 13)), postAlert: UInt32(clamping: int(stmt, 14)),
+                        volumeRamp: UInt32(clamping: int(stmt, 15)), warningThreshold: UInt32(clamping: int(stmt, 16)),
+                        title: text(stmt, 17), extras: blob(stmt, 18).map { [UInt8]($0) } ?? [],
+                        soundError: sqlite3_column_type(stmt, 19) == SQLITE_NULL ? nil : text(stmt, 19)))
+                else {
+                    skipped += 1
+                    let id = idBytes.map { $0.hex } ?? "(no id)"
+                    Log.error("store: alarm \(id) is unreadable; kept in the database, not loaded")
+                    return
+                }
+                out.append(a)
             }
-            out.append(a)
-        }
-        if try scalarInt("SELECT count(*) FROM sqlite_master WHERE name = 'alarms_v2_unreadable'") > 0 {
-            try query("SELECT id FROM alarms_v2_unreadable") { stmt in
-                skipped += 1
-                Log.error("store: alarm \(text(stmt, 0)) (schema v2) is unreadable; kept in the database, not loaded")
+            if try scalarInt("SELECT count(*) FROM sqlite_master WHERE name = 'alarms_v2_unreadable'") > 0 {
+                try query("SELECT id FROM alarms_v2_unreadable") { stmt in
+                    skipped += 1
+                    Log.error("store: alarm \(text(stmt, 0)) (schema v2) is unreadable; kept in the database, not loaded")
+                }
             }
+            return (out, skipped)
         }
-        return (out, skipped)
     }
 
     func loadAuthorizations() throws -> [String: AuthorizationState] {
-        lock.lock()
-        defer { lock.unlock() }
-        var out: [String: AuthorizationState] = [:]
-        try query("SELECT app_id, state FROM authorizations") { stmt in
-            if let s = AuthorizationState(rawValue: text(stmt, 1)) { out[text(stmt, 0)] = s }
+        return try locked {
+            var out: [String: AuthorizationState] = [:]
+            try query("SELECT app_id, state FROM authorizations") { stmt in
+                if let s = AuthorizationState(rawValue: text(stmt, 1)) { out[text(stmt, 0)] = s }
+            }
+            return out
         }
-        return out
     }
 
     // MARK: writing
@@ -317,15 +326,15 @@ final class Store: @unchecked Sendable {
 
     /// Writes several mutations in one transaction (one fsync): all of them or, on any failure, none.
     func commit(_ batch: [Mutation]) throws {
-        lock.lock()
-        defer { lock.unlock() }
-        let batch = batch.filter { !$0.isEmpty }
-        guard !batch.isEmpty else { return }
-        if walFrames >= max(Store.restartFrames, checkpointAfter) { catchUp() }
-        try transaction {
-            for m in batch { try write(m) }
+        try locked {
+            let batch = batch.filter { !$0.isEmpty }
+            guard !batch.isEmpty else { return }
+            if walFrames >= max(Store.restartFrames, checkpointAfter) { catchUp() }
+            try transaction {
+                for m in batch { try write(m) }
+            }
+            startCheckpoint()
         }
-        checkpointIfNeeded()
     }
 
     private func write(_ m: Mutation) throws {
@@ -375,8 +384,12 @@ final class Store: @unchecked Sendable {
     /// it at idle too (with a smaller minimum, e.g. 1) to leave a short WAL behind.
     @discardableResult
     func checkpointIfNeeded(minimumFrames: Int? = nil) -> Bool {
-        lock.lock()
-        defer { lock.unlock() }
+        locked { startCheckpoint(minimumFrames: minimumFrames) }
+    }
+
+    /// `checkpointIfNeeded`, with the lock already held (after a commit).
+    @discardableResult
+    private func startCheckpoint(minimumFrames: Int? = nil) -> Bool {
         collectCheckpoint()
         guard walFrames - checkpointedFrames >= max(1, minimumFrames ?? checkpointAfter), checkpointer.start() else { return false }
         checkpointsStarted += 1
@@ -399,13 +412,18 @@ final class Store: @unchecked Sendable {
 
     /// Waits for a running checkpoint to finish (tests).
     func waitForCheckpoint() {
-        lock.lock()
-        defer { lock.unlock() }
-        checkpointer.wait()
-        collectCheckpoint()
+        locked {
+            checkpointer.wait()
+            collectCheckpoint()
+        }
     }
 
     // MARK: SQLite plumbing
+
+    /// Runs `body` holding the store's lock.
+    private func locked<T: Sendable, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
+        try lock.withLock { (_: inout Void) throws(E) -> T in try body() }
+    }
 
     private enum Bind {
         case text(String)
@@ -519,7 +537,7 @@ private func uint(_ stmt: OpaquePointer, _ i: Int32) -> UInt64 { UInt64(bitPatte
 private final class Checkpointer: @unchecked Sendable {
     private let path: String
     private let queue = DispatchQueue(label: "org.alarmd.checkpoint")
-    private let lock = Lock()
+    private let lock = Mutex(())
     /// Guarded by `lock`.
     private var running = false
     private var finished: Int?
@@ -530,7 +548,7 @@ private final class Checkpointer: @unchecked Sendable {
 
     /// Starts a checkpoint unless one is running.
     func start() -> Bool {
-        let idle = lock.withLock {
+        let idle = lock.withLock { _ in
             if running { return false }
             running = true
             return true
@@ -542,7 +560,7 @@ private final class Checkpointer: @unchecked Sendable {
 
     /// The frames the last finished checkpoint copied, once.
     func takeResult() -> Int? {
-        lock.withLock {
+        lock.withLock { _ in
             defer { finished = nil }
             return finished
         }
@@ -577,7 +595,7 @@ private final class Checkpointer: @unchecked Sendable {
                 Log.warning("store: checkpoint failed: \(String(cString: sqlite3_errmsg(db)))")
             }
         }
-        lock.withLock {
+        lock.withLock { _ in
             running = false
             finished = copied
         }

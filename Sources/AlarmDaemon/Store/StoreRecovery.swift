@@ -44,7 +44,7 @@ struct StoreRecovery: Equatable {
     }
 
     static func wasShown(in store: Store) -> Bool {
-        ((try? store.meta(shownKey)) ?? nil) != nil
+        store.metaIfReadable(shownKey) != nil
     }
 
     static func markShown(in store: Store, at usec: UInt64) throws {

@@ -25,9 +25,15 @@ final class SleepInhibitor {
 
     init(systemBus: Bus?, loop: EventLoop) {
         self.systemBus = systemBus
-        var again: (() -> Void)?
-        retry = try? loop.makeTimer(clock: CLOCK_MONOTONIC) { again?() }
-        again = { [unowned self] in if self.wanted { self.acquire() } }
+        weak var me: SleepInhibitor?
+        do {
+            retry = try loop.makeTimer(clock: CLOCK_MONOTONIC) { if let me, me.wanted { me.acquire() } }
+        } catch {
+            // Then a refusal right after a resume is final, as it was before the retry existed.
+            Log.warning("no retry timer for the sleep inhibitor (\(error)); logind's refusals right after a resume are final")
+            retry = nil
+        }
+        me = self
     }
 
     func set(_ on: Bool) {

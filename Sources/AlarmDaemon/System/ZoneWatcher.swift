@@ -29,7 +29,11 @@ final class ZoneWatcher {
             return
         }
         updateWatches()
-        _ = try? loop.watchReadable(inotify) { [unowned self] in self.drain() }
+        do {
+            _ = try loop.watchReadable(inotify) { [unowned self] in self.drain() }
+        } catch {
+            Log.warning("cannot watch for time-zone changes: \(error)")
+        }
     }
 
     var zone: Zone { current.zone }
