@@ -151,18 +151,11 @@ extension BusObject {
     public func children(caller: Message?) -> [String] { [] }
 }
 
-/// One method row bound to the object it runs on.
-private struct BoundMethod<Object: BusObject> {
-    let object: Object
-    let method: Interface<Object>.Method
-
-    func call(_ c: MethodCall) throws(BusError) -> MethodResult { try object.invoke(method, c) }
-}
-
 /// An exported interface: the C vtable (built with the real sd-bus macros in the shim) and the
 /// strings it points to, kept alive for as long as the bus, with the table's rows bound to the object.
 final class ExportedInterface {
-    let methods: [String: (MethodCall) throws(BusError) -> MethodResult]
+    /// Runs the row the call names under the object's policy; nil for a member it does not have.
+    let invoke: (MethodCall) throws(BusError) -> MethodResult?
     let properties: [String: (String) -> Value?]
     let exists: (String, Message?) -> Bool
     let children: (Message?) -> [String]
@@ -172,11 +165,11 @@ final class ExportedInterface {
 
     init<Object: BusObject>(object: Object, interface: Interface<Object>, maxReplyBytes: Int) {
         self.maxReplyBytes = maxReplyBytes
-        var methods: [String: (MethodCall) throws(BusError) -> MethodResult] = [:]
-        for m in interface.methods {
-            methods[m.name] = BoundMethod(object: object, method: m).call
+        let rows = Dictionary(interface.methods.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        invoke = { call throws(BusError) in
+            guard let row = rows[call.member] else { return nil }
+            return try object.invoke(row, call)
         }
-        self.methods = methods
         var properties: [String: (String) -> Value?] = [:]
         for p in interface.properties { properties[p.name] = { path in p.get(object, path) } }
         self.properties = properties
@@ -276,10 +269,10 @@ private let methodTrampoline: sd_bus_message_handler_t = { m, userdata, retError
     do throws(BusError) {
         let call = MethodCall(message: msg, path: msg.path ?? "", member: msg.member ?? "", sender: msg.sender ?? "", args: args)
         // sd-bus dispatches only members of the vtable, which was made from the same rows.
-        guard let handler = e.methods[call.member] else {
+        guard let result = try e.invoke(call) else {
             throw BusError("org.freedesktop.DBus.Error.UnknownMethod", "no method \(call.member)")
         }
-        switch try handler(call) {
+        switch result {
         case .reply(let values):
             // dbus-daemon disconnects a peer that sends a message over its size limit: refuse instead.
             let size = Value.marshalledSize(values)

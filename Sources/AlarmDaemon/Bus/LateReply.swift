@@ -3,15 +3,23 @@
 
 import SDBus
 
+/// Answers to calls kept for later (until durable, or until the user decided): an answer that
+/// cannot be sent (the caller has gone, the message would be too large) is logged, since nobody
+/// else will hear of it.
 extension Message {
-    /// Answers this call, kept for later (until durable, or until the user decided): an answer that
-    /// cannot be sent (the caller has gone, the message would be too large) is logged, since nobody
-    /// else will hear of it.
-    func answer(_ send: (Message) throws(BusError) -> Void) {
-        do {
-            try send(self)
-        } catch {
-            Log.warning("reply to \(member ?? "?") from \(sender ?? "?") not sent: \(error)")
-        }
+    func answer(_ values: [Value]) {
+        do { try reply(values) } catch { notSent(error) }
+    }
+
+    func answer(_ error: BusError) {
+        do { try replyError(error) } catch { notSent(error) }
+    }
+
+    func answer(building build: (Message) throws(BusError) -> Void) {
+        do { try reply(building: build) } catch { notSent(error) }
+    }
+
+    private func notSent(_ error: BusError) {
+        Log.warning("reply to \(member ?? "?") from \(sender ?? "?") not sent: \(error)")
     }
 }

@@ -90,7 +90,7 @@ final class Manager1: BusObject, ChangeSubscriber {
     /// Answers a call kept for later with `error`, logged as `invoke` logs a refusal.
     private static func replyLater(_ call: MethodCall, _ caller: Caller, _ verb: String, _ error: AlarmError) {
         Log.info(outcome(call, caller, verb, error))
-        call.message.answer { (m) throws(BusError) in try m.replyError(BusError(error.name, error.message)) }
+        call.message.answer(BusError(error.name, error.message))
     }
 
     private func admit(_ call: MethodCall, asApp: Bool) throws(AlarmError) {
@@ -176,7 +176,7 @@ final class Manager1: BusObject, ChangeSubscriber {
             if let error {
                 Manager1.replyLater(call, caller, "failed", error)
             } else {
-                call.message.answer { (message) throws(BusError) in try message.reply(reply(m)) }
+                call.message.answer(reply(m))
             }
         }
         return .later
@@ -216,12 +216,10 @@ final class Manager1: BusObject, ChangeSubscriber {
                 throw .tooLarge("\(visible.count) alarms (more than \(maxReplyBytes) bytes) do not fit in one D-Bus message (at most \(maxReplyBytes) bytes); page through them with GetAlarmsPage(after_id, max_count)")
             }
         }
-        message.answer { (message) throws(BusError) in
-            try message.reply { (r) throws(BusError) in
-                try r.openContainer("a", "a{sv}")
-                for alarm in visible { try r.append(.vardict(Alarm1.properties(of: alarm, now: now))) }
-                try r.closeContainer()
-            }
+        message.answer { (r) throws(BusError) in
+            try r.openContainer("a", "a{sv}")
+            for alarm in visible { try r.append(.vardict(Alarm1.properties(of: alarm, now: now))) }
+            try r.closeContainer()
         }
     }
 
@@ -229,7 +227,7 @@ final class Manager1: BusObject, ChangeSubscriber {
         let now = engine.clock.now()
         // One more than the page holds tells whether another page follows, in the same scan.
         let candidates = engine.alarms(visibleTo: caller, after: after, limit: limit + 1)
-        message.answer { (message) throws(BusError) in try message.reply { (r) throws(BusError) in
+        message.answer { (r) throws(BusError) in
             var size = 64, last = after, count = 0
             try r.openContainer("a", "a{sv}")
             for alarm in candidates.prefix(limit) {
@@ -243,7 +241,7 @@ final class Manager1: BusObject, ChangeSubscriber {
             }
             try r.closeContainer()
             try r.append(.string(candidates.count > count ? last : ""))
-        } }
+        }
     }
 
     /// sd-bus builds `GetManagedObjects` itself, all alarms in one message: refuse it, naming the

@@ -53,8 +53,8 @@ final class Committer {
         let authorizationsBefore: [(String, AuthorizationState?)]
         /// The zone before, for a zone change.
         let zoneBefore: Zone?
-        /// For a method call: its answer, once the change is durable or refused.
-        let reply: ((AlarmError?) -> Void)?
+        /// Hears the change once it is durable (nil) or could not be saved.
+        let reply: ((Mutation, AlarmError?) -> Void)?
         let announced: Bool
         let what: String
     }
@@ -99,7 +99,7 @@ final class Committer {
     func submit(_ command: Command, by caller: Caller, _ what: String,
                 then: ((Mutation, AlarmError?) -> Void)?) throws(AlarmError) {
         let m = try engine.plan(command, caller: caller)
-        enqueue(m, what, reply: then.map { then in { then(m, $0) } }, announceNow: false)
+        enqueue(m, what, reply: then, announceNow: false)
     }
 
     /// What alarmd decides on the user's word or the machine's (a notification's answer, a sound
@@ -185,9 +185,9 @@ final class Committer {
     // MARK: committing
 
 
-    private func enqueue(_ m: Mutation, _ what: String, reply: ((AlarmError?) -> Void)?, announceNow: Bool) {
+    private func enqueue(_ m: Mutation, _ what: String, reply: ((Mutation, AlarmError?) -> Void)?, announceNow: Bool) {
         guard !m.isEmpty else {
-            reply?(nil)
+            reply?(m, nil)
             return
         }
         let before = Dictionary(m.upserts.compactMap { a in engine.alarms[a.id].map { (a.id, $0) } }, uniquingKeysWith: { a, _ in a })
@@ -234,7 +234,7 @@ final class Committer {
             fail(batch, error)
         } else {
             for p in batch {
-                p.reply?(nil)
+                p.reply?(p.change.mutation, nil)
                 if !p.announced { announce(p.change) }
             }
             // Planned meanwhile, or submitted by announcing (a sound error): the next batch.
@@ -265,7 +265,7 @@ final class Committer {
             guard !p.announced else { keep.insert(p, at: 0); continue }
             undo(p)
             if let reply = p.reply {
-                reply(.ioError("the change could not be saved: \(error)"))
+                reply(p.change.mutation, .ioError("the change could not be saved: \(error)"))
             } else {
                 Log.error("\(p.what): change not saved")
             }

@@ -93,7 +93,7 @@ final class AuthorizationPrompter {
         let answer = { [unowned self] in
             let state = engine.authorization(for: .app(app))
             Log.info("authorization prompt for '\(app)' ended: \(why); state \(state.rawValue)")
-            for w in prompt.waiters { w.answer { (w) throws(BusError) in try w.reply([.string(state.rawValue)]) } }
+            for w in prompt.waiters { w.answer([.string(state.rawValue)]) }
         }
         guard let decided, engine.authorization(for: .app(app)) != decided else { return answer() }
         committer.decide(.setAuthorization(app: app, state: decided), "authorization of '\(app)'") { _, _ in answer() }
