@@ -78,7 +78,7 @@ private struct V2Configuration: Codable {
     var schedule: V2Schedule
     var preAlert: UInt32 = 0
     var postAlert: UInt32 = 300
-    var presentation = V2Presentation()
+    var presentation: V2Presentation
     var ring = true
     var sound = "default"
     var metadata: V2Value = .dict(key: "s", value: "v", [])
@@ -136,28 +136,26 @@ private enum V2Schedule: Codable {
 }
 
 private struct V2Presentation: Codable {
-    var title: String = ""
-    var subtitle: String = ""
-    var status: String = ""
-    var icon: String = ""
-    var accentColor: String = ""
-    var backgroundColor: String = ""
-    var textColor: String = ""
-    var compactLabel: String = ""
-    var stopButton: String = "Stop"
-    var secondaryButton: String = ""
-    var secondaryButtonBehavior: String = "countdown"
-    var countdownTitle: String = ""
-    var pauseButton: String = "Pause"
-    var pausedTitle: String = "Paused"
-    var resumeButton: String = "Resume"
-    var stopAction: String = ""
-    var secondaryAction: String = ""
-    var tapAction: String = ""
-    var warningThreshold: UInt32 = 0
-    var completionMessage: String = "Completed"
-
-    init() {}
+    var title: String
+    var subtitle: String
+    var status: String
+    var icon: String
+    var accentColor: String
+    var backgroundColor: String
+    var textColor: String
+    var compactLabel: String
+    var stopButton: String
+    var secondaryButton: String
+    var secondaryButtonBehavior: String
+    var countdownTitle: String
+    var pauseButton: String
+    var pausedTitle: String
+    var resumeButton: String
+    var stopAction: String
+    var secondaryAction: String
+    var tapAction: String
+    var warningThreshold: UInt32
+    var completionMessage: String
 
     init(_ p: Presentation) {
         title = p.title
