@@ -101,7 +101,7 @@ struct Commands {
         if a.flags.contains("silent") { config.append(("ring", .bool(false))) }
         let id = try schedule(a.values["id"], config, command: "timer")
         let s = try snapshot(id)
-        out.line("Timer \(IDPrefix.short(id)) \"\(s.title)\" \(s.ring ? "rings" : "ends") \(TimeText.relative(s.fireTime, from: now)) (at \(TimeText.local(s.fireTime, now: now))).")
+        out.line("Timer \(IDPrefix.short(id)) \"\(s.title)\" \(s.endVerb) \(TimeText.relative(s.fireTime, from: now)) (at \(TimeText.local(s.fireTime, now: now))).")
         return 0
     }
 
@@ -145,8 +145,7 @@ struct Commands {
         case .alerting?: return "\(s.kindName), ringing"
         case .paused?: return "\(s.kindName), paused with \(TimeText.clock(s.remaining(at: t))) left\(repeatText)"
         case .countdown?:
-            let verb = s.isTimer && !s.ring ? "ends" : "rings"
-            return "\(s.kindName), \(verb) \(TimeText.relative(s.fireTime, from: t)) (at \(TimeText.local(s.fireTime, now: t)))\(repeatText)"
+            return "\(s.kindName), \(s.endVerb) \(TimeText.relative(s.fireTime, from: t)) (at \(TimeText.local(s.fireTime, now: t)))\(repeatText)"
         case .scheduled?, nil:
             return "\(s.kindName), set for \(TimeText.local(s.fireTime, now: t)) (\(TimeText.relative(s.fireTime, from: t)))\(repeatText)"
         }
@@ -336,9 +335,7 @@ struct Commands {
         switch s.state {
         case .alerting?: return "ringing"
         case .paused?: return "paused with \(TimeText.clock(s.remaining(at: t))) left"
-        case .countdown?:
-            let verb = s.isTimer && !s.ring ? "ends" : "rings"
-            return "counting down (\(verb) \(TimeText.relative(s.fireTime, from: t)))"
+        case .countdown?: return "counting down (\(s.endVerb) \(TimeText.relative(s.fireTime, from: t)))"
         case .scheduled?: return "scheduled for \(TimeText.local(s.fireTime, now: t))"
         case nil: return "'\(s.stateName)'"
         }
@@ -444,6 +441,8 @@ extension AlarmSnapshot {
     /// the typed ``kind`` and ``state`` read as nil.
     var kindName: String { string("Kind") }
     var stateName: String { string("State") }
+    /// What its countdown does at the end: a silent timer ends, the rest ring.
+    var endVerb: String { isTimer && !ring ? "ends" : "rings" }
 }
 
 extension String {
