@@ -8,8 +8,9 @@ import AlarmCore
 /// needs to tick on the bus.
 ///
 /// The typed properties read ``properties`` by their D-Bus names (docs/API.md, "org.alarmd.Alarm1");
-/// one that is missing or of another type reads as empty, 0 or false (``ring`` as true). Times are
-/// realtime microseconds since the epoch, durations microseconds, unless a property says seconds.
+/// one that is missing or of another type reads as empty, 0 or false (``ring`` as true), and
+/// ``kind``, ``state`` and ``phase`` as nil. Times are realtime microseconds since the epoch,
+/// durations microseconds, unless a property says seconds.
 public struct AlarmSnapshot: Equatable, Sendable {
     /// Every property alarmd sent, by its D-Bus name (`Id`, `State`, `FireTimeUSec`, …), as sent:
     /// properties this library has no typed form of are here too.
@@ -40,7 +41,13 @@ public struct AlarmSnapshot: Equatable, Sendable {
         for name in invalidated { properties.removeValue(forKey: name) }
     }
 
-    private func string(_ key: String) -> String { properties[key]?.unwrapped.stringValue ?? "" }
+    /// A string property as alarmd sent it, for showing a name this library has no type for.
+    ///
+    /// ``state`` is nil for a state a newer alarmd added; `string("State")` still reads its name.
+    ///
+    /// - Parameter property: The D-Bus property name (`State`, `Kind`, …).
+    /// - Returns: The value; empty when the property is missing or not a string.
+    public func string(_ property: String) -> String { properties[property]?.unwrapped.stringValue ?? "" }
     private func usec(_ key: String) -> USec {
         if case .uint64(let v)? = properties[key]?.unwrapped { return v }
         return 0
@@ -57,12 +64,24 @@ public struct AlarmSnapshot: Equatable, Sendable {
     public var id: String { string("Id") }
     /// The id of the app that set it (`AppId`); empty for the user's own tools.
     public var appId: String { string("AppId") }
-    /// `alarm` or `timer` (`Kind`).
-    public var kind: String { string("Kind") }
-    /// `scheduled`, `countdown`, `paused` or `alerting` (`State`): docs/API.md's state machine.
-    public var state: String { string("State") }
-    /// `normal`, or `warning` once no more than its `warning_threshold` remains (`Phase`).
-    public var phase: String { string("Phase") }
+    /// An alarm or a timer (`Kind`).
+    ///
+    /// nil when the property is missing or names a kind this library does not know (one a newer
+    /// alarmd added): such an alarm is neither, and ``string(_:)`` reads the name as sent.
+    public var kind: AlarmKind? { AlarmKind(rawValue: string("Kind")) }
+    /// Where it stands in docs/API.md's state machine (`State`): scheduled, counting down, paused
+    /// or ringing.
+    ///
+    /// nil when the property is missing or names a state this library does not know (one a newer
+    /// alarmd added). Such an alarm is none of ``isAlerting``, ``isCountingDown`` and ``isPaused``,
+    /// has no time left and no progress; ``string(_:)`` reads the name as sent, to show it.
+    public var state: AlarmState? { AlarmState(rawValue: string("State")) }
+    /// Its countdown's phase (`Phase`): `warning` once no more than its `warning_threshold`
+    /// remains, else `normal`.
+    ///
+    /// nil when the property is missing or names a phase this library does not know; only
+    /// ``isWarning`` styles a countdown.
+    public var phase: Phase? { Phase(rawValue: string("Phase")) }
     /// What it rings with (`Sound`): `default`, one of alarmd's own sounds, a sound-theme event id,
     /// or an absolute file path.
     public var sound: String { string("Sound") }
@@ -94,15 +113,15 @@ public struct AlarmSnapshot: Equatable, Sendable {
     public var path: String { AlarmID.path(of: id) }
 
     /// Whether it is a timer rather than an alarm.
-    public var isTimer: Bool { kind == "timer" }
+    public var isTimer: Bool { kind == .timer }
     /// Whether it is ringing now.
-    public var isAlerting: Bool { state == "alerting" }
+    public var isAlerting: Bool { state == .alerting }
     /// Whether it is a paused countdown.
-    public var isPaused: Bool { state == "paused" }
+    public var isPaused: Bool { state == .paused }
     /// Counting down now (a timer, a pre-alert or a snooze); paused countdowns do not move.
-    public var isCountingDown: Bool { state == "countdown" }
+    public var isCountingDown: Bool { state == .countdown }
     /// Whether its countdown is in its warning phase.
-    public var isWarning: Bool { phase == "warning" }
+    public var isWarning: Bool { phase == .warning }
 
     /// One text of its presentation.
     ///
@@ -145,12 +164,13 @@ public struct AlarmSnapshot: Equatable, Sendable {
     /// until FireTimeUSec; paused → total − elapsed, frozen; alerting → 0; scheduled → until the alert.
     ///
     /// - Parameter now: The current time, in realtime µs.
-    /// - Returns: Microseconds left; 0 once the alert is due, and while it rings.
+    /// - Returns: Microseconds left; 0 once the alert is due, while it rings, and in a state this
+    ///   library does not know.
     public func remaining(at now: USec) -> USec {
         switch state {
-        case "countdown", "scheduled": return fireTime > now ? fireTime - now : 0
-        case "paused": return countdownTotal > elapsed ? countdownTotal - elapsed : 0
-        default: return 0
+        case .countdown?, .scheduled?: return fireTime > now ? fireTime - now : 0
+        case .paused?: return countdownTotal > elapsed ? countdownTotal - elapsed : 0
+        case .alerting?, nil: return 0
         }
     }
 
@@ -160,12 +180,12 @@ public struct AlarmSnapshot: Equatable, Sendable {
     /// - Returns: The share of the countdown done, from 0 to 1; 0 for a countdown of no length.
     public func progress(at now: USec) -> Double {
         switch state {
-        case "alerting": return 1
-        case "countdown", "paused":
+        case .alerting?: return 1
+        case .countdown?, .paused?:
             guard countdownTotal > 0 else { return 0 }
             let r = min(remaining(at: now), countdownTotal)
             return Double(countdownTotal - r) / Double(countdownTotal)
-        default: return 0
+        case .scheduled?, nil: return 0
         }
     }
 }

@@ -43,8 +43,9 @@ public struct PanelView: Equatable, Sendable {
     /// The alarm shown, for click actions.
     public var alarmId: String?
     /// The shown alarm's state, which decides what a click does
-    /// (``PanelClick/action(forState:)``); empty when none is shown.
-    public var alarmState: String
+    /// (``PanelClick/action(forState:)``); nil when none is shown, or its state is one this
+    /// library does not know (a click then does nothing).
+    public var alarmState: AlarmState?
     /// Whether the text changes with the clock (a running countdown is shown): redraw every second.
     public var ticking: Bool
 
@@ -67,7 +68,7 @@ public struct PanelView: Equatable, Sendable {
     ///   ``ticking``.
     public static func make(alarms: [AlarmSnapshot], running: Bool, now: USec, zone: Zone = .local) -> PanelView {
         var v = PanelView(mode: .idle, text: "", shortText: "", tooltip: "", percentage: 0, color: nil, icon: "",
-                          alarmId: nil, alarmState: "", ticking: false)
+                          alarmId: nil, alarmState: nil, ticking: false)
         guard running else {
             v.text = "\(scheduledGlyph) off"
             v.shortText = v.text
@@ -143,10 +144,10 @@ public struct PanelView: Equatable, Sendable {
     static func tooltipLine(_ a: AlarmSnapshot, now: USec, zone: Zone) -> String {
         let title = label(a, compact: false)
         switch a.state {
-        case "alerting": return "\(alerting) \(title): ringing"
-        case "countdown": return "\(title): \(TimeText.clock(a.remaining(at: now))) left\(a.isWarning ? " (warning)" : "")"
-        case "paused": return "\(title): paused, \(TimeText.clock(a.remaining(at: now))) left"
-        default:
+        case .alerting?: return "\(alerting) \(title): ringing"
+        case .countdown?: return "\(title): \(TimeText.clock(a.remaining(at: now))) left\(a.isWarning ? " (warning)" : "")"
+        case .paused?: return "\(title): paused, \(TimeText.clock(a.remaining(at: now))) left"
+        case .scheduled?, nil:
             let days = TimeText.days(a.weekdays)
             return "\(title): \(TimeText.local(a.fireTime, now: now, zone: zone))\(days.isEmpty ? "" : " (\(days))")"
         }
@@ -214,12 +215,12 @@ public enum PanelFormat: String, CaseIterable, Sendable {
             }
             if let id = view.alarmId {
                 let cmd = command.replacing(":", with: "\\:")
-                switch view.alarmState {
-                case "alerting": out = "%{A1:\(cmd) stop \(id):}%{A3:\(cmd) snooze \(id):}\(out)%{A}%{A}"
-                case "countdown": out = "%{A1:\(cmd) pause \(id):}\(out)%{A}"
-                case "paused": out = "%{A1:\(cmd) resume \(id):}\(out)%{A}"
-                default: break
+                // The clicks i3bar's stream would act on, as polybar's action tags around the text.
+                let clicks = [1, 3].compactMap { button in
+                    PanelClick(instance: id, button: button).action(forState: view.alarmState).map { (button, $0) }
                 }
+                out = clicks.map { "%{A\($0.0):\(cmd) \($0.1.command) \(id):}" }.joined() + out
+                    + String(repeating: "%{A}", count: clicks.count)
             }
             return out
         }
@@ -239,6 +240,11 @@ public struct PanelClick: Equatable, Sendable {
     public var instance: String
     /// The mouse button, as i3bar numbers them: 1 left, 2 middle, 3 right.
     public var button: Int
+
+    init(instance: String, button: Int) {
+        self.instance = instance
+        self.button = button
+    }
 
     /// Parses one line of the click stream: the opening `[` and separating commas are skipped.
     ///
@@ -264,18 +270,29 @@ public struct PanelClick: Equatable, Sendable {
         case pause
         /// ``AlarmManagerProxy/resume(_:)``.
         case resume
+
+        /// The alarmctl command that does it (`alarmctl stop ID`).
+        var command: String {
+            switch self {
+            case .stop: return "stop"
+            case .snooze: return "snooze"
+            case .pause: return "pause"
+            case .resume: return "resume"
+            }
+        }
     }
 
     /// Left click stops a ringing alarm (and pauses or resumes a countdown); right click snoozes.
     ///
-    /// - Parameter state: The clicked alarm's state now (``AlarmSnapshot/state``).
+    /// - Parameter state: The clicked alarm's state now (``AlarmSnapshot/state``); nil for a state
+    ///   this library does not know.
     /// - Returns: What to do; nil when the click does nothing in that state.
-    public func action(forState state: String) -> Action? {
+    public func action(forState state: AlarmState?) -> Action? {
         switch (button, state) {
-        case (1, "alerting"): return .stop
-        case (3, "alerting"): return .snooze
-        case (1, "countdown"): return .pause
-        case (1, "paused"): return .resume
+        case (1, .alerting?): return .stop
+        case (3, .alerting?): return .snooze
+        case (1, .countdown?): return .pause
+        case (1, .paused?): return .resume
         default: return nil
         }
     }

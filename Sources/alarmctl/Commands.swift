@@ -41,7 +41,7 @@ struct Commands {
         var header = ["ID", "KIND", "STATE", "NEXT", "IN", "REPEAT", "TITLE", "APP"]
         if a.flags.contains("all") { header.insert(contentsOf: ["SOUND", "SNOOZE", "PRE-ALERT"], at: 7) }
         let rows = sorted.map { s -> [String] in
-            var row = [ids[s.id] ?? s.id, s.kind, s.state + (s.isWarning ? " (warning)" : ""), next(s, t), when(s, t),
+            var row = [ids[s.id] ?? s.id, s.kindName, s.stateName + (s.isWarning ? " (warning)" : ""), next(s, t), when(s, t),
                        s.weekdays.isEmpty ? "-" : TimeText.days(s.weekdays), s.title, s.appId.isEmpty ? "-" : s.appId]
             if a.flags.contains("all") {
                 row.insert(contentsOf: [s.sound, CommandInput.durationText(UInt64(s.postAlert)),
@@ -62,17 +62,17 @@ struct Commands {
 
     private func next(_ s: AlarmSnapshot, _ t: USec) -> String {
         switch s.state {
-        case "alerting": return "ringing"
-        case "paused": return "paused"
-        default: return TimeText.local(s.fireTime, now: t)
+        case .alerting?: return "ringing"
+        case .paused?: return "paused"
+        case .countdown?, .scheduled?, nil: return TimeText.local(s.fireTime, now: t)
         }
     }
 
     private func when(_ s: AlarmSnapshot, _ t: USec) -> String {
         switch s.state {
-        case "alerting": return "now"
-        case "paused": return "\(TimeText.clock(s.remaining(at: t))) left"
-        default: return TimeText.relative(s.fireTime, from: t)
+        case .alerting?: return "now"
+        case .paused?: return "\(TimeText.clock(s.remaining(at: t))) left"
+        case .countdown?, .scheduled?, nil: return TimeText.relative(s.fireTime, from: t)
         }
     }
 
@@ -101,7 +101,7 @@ struct Commands {
         if a.flags.contains("silent") { config.append(("ring", .bool(false))) }
         let id = try schedule(a.values["id"], config, command: "timer")
         let s = try snapshot(id)
-        out.line("Timer \(IDPrefix.short(id)) \"\(s.title)\" \(s.ring ? "rings" : "ends") \(TimeText.relative(s.fireTime, from: now)) (at \(TimeText.local(s.fireTime, now: now))).")
+        out.line("Timer \(IDPrefix.short(id)) \"\(s.title)\" \(s.endVerb) \(TimeText.relative(s.fireTime, from: now)) (at \(TimeText.local(s.fireTime, now: now))).")
         return 0
     }
 
@@ -142,13 +142,12 @@ struct Commands {
         let t = now
         let repeatText = s.weekdays.isEmpty ? "" : ", \(TimeText.days(s.weekdays))"
         switch s.state {
-        case "alerting": return "\(s.kind), ringing"
-        case "paused": return "\(s.kind), paused with \(TimeText.clock(s.remaining(at: t))) left\(repeatText)"
-        case "countdown":
-            let verb = s.isTimer && !s.ring ? "ends" : "rings"
-            return "\(s.kind), \(verb) \(TimeText.relative(s.fireTime, from: t)) (at \(TimeText.local(s.fireTime, now: t)))\(repeatText)"
-        default:
-            return "\(s.kind), set for \(TimeText.local(s.fireTime, now: t)) (\(TimeText.relative(s.fireTime, from: t)))\(repeatText)"
+        case .alerting?: return "\(s.kindName), ringing"
+        case .paused?: return "\(s.kindName), paused with \(TimeText.clock(s.remaining(at: t))) left\(repeatText)"
+        case .countdown?:
+            return "\(s.kindName), \(s.endVerb) \(TimeText.relative(s.fireTime, from: t)) (at \(TimeText.local(s.fireTime, now: t)))\(repeatText)"
+        case .scheduled?, nil:
+            return "\(s.kindName), set for \(TimeText.local(s.fireTime, now: t)) (\(TimeText.relative(s.fireTime, from: t)))\(repeatText)"
         }
     }
 
@@ -334,13 +333,11 @@ struct Commands {
     private func stateWords(_ s: AlarmSnapshot) -> String {
         let t = now
         switch s.state {
-        case "alerting": return "ringing"
-        case "paused": return "paused with \(TimeText.clock(s.remaining(at: t))) left"
-        case "countdown":
-            let verb = s.isTimer && !s.ring ? "ends" : "rings"
-            return "counting down (\(verb) \(TimeText.relative(s.fireTime, from: t)))"
-        case "scheduled": return "scheduled for \(TimeText.local(s.fireTime, now: t))"
-        default: return "'\(s.state)'"
+        case .alerting?: return "ringing"
+        case .paused?: return "paused with \(TimeText.clock(s.remaining(at: t))) left"
+        case .countdown?: return "counting down (\(s.endVerb) \(TimeText.relative(s.fireTime, from: t)))"
+        case .scheduled?: return "scheduled for \(TimeText.local(s.fireTime, now: t))"
+        case nil: return "'\(s.stateName)'"
         }
     }
 
@@ -390,7 +387,7 @@ struct Commands {
                 "running": true,
                 "version": proxy.version,
                 "next_fire_usec": next,
-                "next_alarm": nextAlarm.map { ["id": $0.id, "title": $0.title, "kind": $0.kind] as [String: Any] } ?? JSONText.null,
+                "next_alarm": nextAlarm.map { ["id": $0.id, "title": $0.title, "kind": $0.kindName] as [String: Any] } ?? JSONText.null,
                 "wake_supported": proxy.wakeSupported,
                 "store_path": proxy.storePath,
                 "alarms": items.count,
@@ -437,6 +434,15 @@ struct Commands {
         }
         return 0
     }
+}
+
+extension AlarmSnapshot {
+    /// Its kind and state as alarmd names them, for output: the names of a newer alarmd too, which
+    /// the typed ``kind`` and ``state`` read as nil.
+    var kindName: String { string("Kind") }
+    var stateName: String { string("State") }
+    /// What its countdown does at the end: a silent timer ends, the rest ring.
+    var endVerb: String { isTimer && !ring ? "ends" : "rings" }
 }
 
 extension String {

@@ -46,13 +46,13 @@ final class Monitor {
             // The first load is the starting point, not an event; say only when there is nothing to follow.
             if !started { started = true; if !running { emit("not-running", "alarmd is not running; waiting for it", [:]) } }
         case .added(let s):
-            emit("added", "\(IDPrefix.short(s.id)) \(s.kind) \(s.state) \"\(s.title)\" \(describe(s, now))",
+            emit("added", "\(IDPrefix.short(s.id)) \(s.kindName) \(s.stateName) \"\(s.title)\" \(describe(s, now))",
                  ["id": s.id, "alarm": JSON.object(s.properties)])
         case .changed(let old, let new, let names):
             let shown = names.filter { $0 != "Progress" && $0 != "RemainingUSec" }
             let text = shown.map { "\($0)=\(brief(new.properties[$0]))" }.joined(separator: " ")
             var fields: [String: Any] = ["id": new.id, "changed": JSON.object(new.properties.filter { shown.contains($0.key) })]
-            if old.state != new.state { fields["old_state"] = old.state }
+            if old.stateName != new.stateName { fields["old_state"] = old.stateName }
             emit("changed", "\(IDPrefix.short(new.id)) \(text)", fields)
         case .removed(let s, let reason):
             emit("removed", "\(IDPrefix.short(s.id)) \"\(s.title)\" \(reason.isEmpty ? "removed" : reason)",
@@ -71,9 +71,9 @@ final class Monitor {
 
     private func describe(_ s: AlarmSnapshot, _ now: USec) -> String {
         switch s.state {
-        case "paused": return "paused, \(TimeText.clock(s.remaining(at: now))) left"
-        case "alerting": return "ringing"
-        default: return "fires \(TimeText.local(s.fireTime, now: now)) (\(TimeText.relative(s.fireTime, from: now)))"
+        case .paused?: return "paused, \(TimeText.clock(s.remaining(at: now))) left"
+        case .alerting?: return "ringing"
+        case .countdown?, .scheduled?, nil: return "fires \(TimeText.local(s.fireTime, now: now)) (\(TimeText.relative(s.fireTime, from: now)))"
         }
     }
 

@@ -84,12 +84,12 @@ final class Watch {
         else if items.isEmpty { lines.append("  Nothing set. 'alarmctl timer 25m' starts a timer.") }
         let barWidth = max(10, min(30, width - 60))
         for s in items {
-            let title = s.title.isEmpty ? s.kind : s.title
+            let title = s.title.isEmpty ? s.kindName : s.title
             let id = IDPrefix.short(s.id)
             switch s.state {
-            case "alerting":
+            case .alerting?:
                 lines.append(out.styled("  🔔 \(title)  RINGING  (\(id))", .reverseRed))
-            case "countdown", "paused":
+            case .countdown?, .paused?:
                 let p = s.progress(at: now)
                 let filled = Int((p * Double(barWidth)).rounded(.down))
                 let bar = "[" + String(repeating: "█", count: filled) + String(repeating: "░", count: barWidth - filled) + "]"
@@ -97,7 +97,7 @@ final class Watch {
                 let what = s.isPaused ? "paused" : (s.isWarning ? "warning" : "left")
                 let line = "  \(glyph) \(title)  \(bar) \(Int(p * 100))%  \(TimeText.clock(s.remaining(at: now))) \(what)  (\(id))"
                 lines.append(s.isWarning ? out.styled(line, .yellow) : s.isPaused ? out.styled(line, .dim) : line)
-            default:
+            case .scheduled?, nil:
                 let days = s.weekdays.isEmpty ? "" : "  \(TimeText.days(s.weekdays))"
                 lines.append("  ⏰ \(title)  \(TimeText.local(s.fireTime, now: now))  \(TimeText.relative(s.fireTime, from: now))\(days)  (\(id))")
             }

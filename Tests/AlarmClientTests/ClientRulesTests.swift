@@ -49,7 +49,7 @@ import TestSupport
         let v = PanelView.make(alarms: c.alarms.map { AlarmSnapshot(properties: $0.values) }, running: c.running,
                                now: c.now, zone: zone)
         let e = c.expect
-        let mode = !c.running ? "off" : v.alarmState == "paused" ? "paused" : v.mode.rawValue
+        let mode = !c.running ? "off" : v.alarmState == .paused ? "paused" : v.mode.rawValue
         #expect(mode == e.mode, "\(c)")
         #expect(v.alarmId == e.alarm, "\(c)")
         #expect(v.color == e.color, "\(c)")

@@ -67,10 +67,10 @@ struct PanelViewTests {
     @Test func clicks() {
         let c = PanelClick(line: ",{\"name\":\"alarmd\",\"instance\":\"abc\",\"button\":3,\"x\":10}")
         #expect(c == PanelClick(line: "{\"name\":\"alarmd\",\"instance\":\"abc\",\"button\":3}"))
-        #expect(c?.action(forState: "alerting") == .snooze)
+        #expect(c?.action(forState: .alerting) == .snooze)
         #expect(PanelClick(line: "[")  == nil)
         #expect(PanelClick(line: "{\"name\":\"other\",\"instance\":\"abc\",\"button\":1}") == nil)
-        #expect(PanelClick(line: "{\"name\":\"alarmd\",\"instance\":\"abc\",\"button\":1}")?.action(forState: "alerting") == .stop)
-        #expect(PanelClick(line: "{\"name\":\"alarmd\",\"instance\":\"abc\",\"button\":3}")?.action(forState: "scheduled") == nil)
+        #expect(PanelClick(line: "{\"name\":\"alarmd\",\"instance\":\"abc\",\"button\":1}")?.action(forState: .alerting) == .stop)
+        #expect(PanelClick(line: "{\"name\":\"alarmd\",\"instance\":\"abc\",\"button\":3}")?.action(forState: .scheduled) == nil)
     }
 }

@@ -30,6 +30,20 @@ struct SnapshotTests {
         #expect(AlarmSnapshot(.vardict([("Id", .string(""))])) == nil, "a map without an id is no alarm")
     }
 
+    /// The typed kind, state and phase are the core's; a name a newer alarmd might send reads as
+    /// nil, acts as none of the known states, and can still be shown as sent.
+    @Test func kindStateAndPhaseAreTyped() {
+        let a = Self.snapshot("paused", total: 60 * Self.s, elapsed: 20 * Self.s, phase: "warning")
+        #expect(a.kind == .timer && a.state == .paused && a.phase == .warning && a.isPaused && a.isTimer)
+        let future = Self.snapshot("snoozing", fire: 90 * Self.s, total: 60 * Self.s, phase: "late", kind: "stopwatch")
+        #expect(future.state == nil && future.kind == nil && future.phase == nil)
+        #expect(!future.isAlerting && !future.isPaused && !future.isCountingDown && !future.isWarning && !future.isTimer)
+        #expect(future.remaining(at: 30 * Self.s) == 0 && future.progress(at: 30 * Self.s) == 0)
+        #expect(future.string("State") == "snoozing" && future.string("Kind") == "stopwatch")
+        #expect(AlarmSnapshot(properties: ["Id": .string("x")]).state == nil, "a missing State is no state")
+        #expect(PanelClick(line: "{\"name\":\"alarmd\",\"instance\":\"x\",\"button\":1}")?.action(forState: future.state) == nil)
+    }
+
     @Test func timeText() {
         let now: USec = 1_000_000 * Self.s
         #expect(TimeText.relative(now + (7 * 3600 + 12 * 60) * Self.s, from: now) == "in 7 h 12 min")

@@ -56,4 +56,36 @@ struct AlertPlanTests {
         let effects = AlertPlan.effects(of: m, before: [:], notificationShown: { _ in false })
         #expect(effects == [.missed([done]), .withdraw(done.id), .completed(done), .ring(ringing), .showAlert(ringing)])
     }
+
+    /// What an answer to the notification means: the command the user's own tools would send, and
+    /// what goes to the app or the desktop.
+    @Test func answers() throws {
+        let (engine, _) = makeEngine()
+        var snooze = try engine.schedule(["duration": .uint32(60), "title": .string("Tea"), "secondary_button": .string("Snooze"),
+                                          "stop_action": .string("app.done"), "tap_action": .string("https://x.org")])
+        snooze.state = .alerting
+        let id = snooze.id
+        #expect(AlertAnswer(action: "stop")?.response(for: snooze) == AlertResponse(command: .stop(id: id), appAction: "app.done"))
+        #expect(AlertAnswer(action: "secondary")?.response(for: snooze) == AlertResponse(command: .countdown(id: id)))
+        #expect(AlertAnswer(action: "default")?.response(for: snooze) == AlertResponse(url: "https://x.org"))
+        #expect(AlertAnswer(action: "open") == nil && AlertAnswer(action: "snooze") == nil, "keys alarmd never offers")
+        #expect(AlertAnswer(closedBecause: 2)?.response(for: snooze) == AlertResponse(command: .stop(id: id)), "dismissed: stopped")
+        #expect(AlertAnswer(closedBecause: 1)?.response(for: snooze) == AlertResponse(showAgain: true), "expired: shown again")
+        #expect(AlertAnswer(closedBecause: 3) == nil && AlertAnswer(closedBecause: 4) == nil, "closed by alarmd, or undefined")
+        // Every action the alert offers is one the answer understands.
+        #expect(AlertText.actions(snooze).compactMap { AlertAnswer(action: $0.0) }
+                == [.action(.stop), .action(.secondary), .action(.open)])
+
+        var custom = try engine.schedule(["duration": .uint32(60), "title": .string("Tea"), "secondary_button": .string("Call"),
+                                          "secondary_button_behavior": .string("custom"), "secondary_action": .string("app.call")])
+        custom.state = .alerting
+        #expect(AlertAnswer.action(.secondary).response(for: custom) == AlertResponse(appAction: "app.call"), "custom: rings on")
+        #expect(AlertAnswer.action(.stop).response(for: custom) == AlertResponse(command: .stop(id: custom.id)), "no stop_action")
+        #expect(AlertAnswer.action(.open).response(for: custom) == AlertResponse(), "no tap_action: a click does nothing")
+        #expect(AlertText.actions(custom).map(\.0) == ["stop", "secondary"] && AlertText.openAction(custom).isEmpty)
+
+        custom.state = .countdown
+        #expect(AlertAnswer.dismissed.response(for: custom) == AlertResponse(), "only a ringing alarm is stopped by a dismissal")
+        #expect(AlertAnswer.expired.response(for: custom) == AlertResponse(), "only a ringing alarm is shown again")
+    }
 }

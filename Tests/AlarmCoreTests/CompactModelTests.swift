@@ -40,6 +40,21 @@ import TestSupport
         #expect(c.record(key: AlarmKey.random()).extras.isEmpty, "back at the defaults, nothing left")
     }
 
+    /// Stores written by every earlier version hold these tags: each presentation text keeps its own.
+    @Test func storeTagsNeverMove() throws {
+        let tags: [(UInt8, String, String)] = [
+            (1, "subtitle", "s"), (2, "status", "s"), (3, "icon", "i"), (4, "accent_color", "red"), (5, "background_color", "red"),
+            (6, "text_color", "red"), (7, "compact_label", "c"), (8, "stop_button", "b"), (9, "secondary_button", "b"),
+            (10, "countdown_title", "t"), (11, "pause_button", "b"), (12, "paused_title", "t"), (13, "resume_button", "b"),
+            (14, "stop_action", "a"), (15, "secondary_action", "a"), (16, "tap_action", "x:y"), (17, "completion_message", "m"),
+        ]
+        for (tag, key, text) in tags {
+            let c = try config([key: .string(text)])
+            #expect(c.record(key: AlarmKey.random()).extras == [tag, UInt8(text.utf8.count)] + Array(text.utf8), "\(key)")
+            #expect(c.raw[key] == .string(text), "\(key)")
+        }
+    }
+
     /// A record no alarm can have is refused rather than loaded wrong.
     @Test func recordsOutOfRangeAreRefused() throws {
         var a = Alarm(key: AlarmKey.random(), appId: "", config: try config(["subtitle": .string("x"), "metadata": .vardict([("k", .string("v"))])]),

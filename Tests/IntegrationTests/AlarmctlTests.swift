@@ -27,7 +27,7 @@ extension Harness {
     func snapshot(_ id: String) throws -> AlarmSnapshot? { try snapshots().first { $0.id == id } }
 
     /// Waits (dispatching the subscribed client) until alarm `id` is in `state`.
-    func waitForState(_ id: String, _ state: String, timeout: Double = 8) -> Bool {
+    func waitForState(_ id: String, _ state: AlarmState, timeout: Double = 8) -> Bool {
         eventually(timeout: timeout, pumping: client) { (try? snapshot(id))??.state == state }
     }
 }
@@ -86,7 +86,8 @@ func printedId(_ h: Harness, _ out: String) throws -> String {
         #expect(parsed.count == snapshots.count)
         for s in snapshots {
             let o = try #require(parsed.first { $0["Id"] as? String == s.id })
-            #expect(o["State"] as? String == s.state && o["Kind"] as? String == s.kind)
+            #expect(o["State"] as? String == s.state?.rawValue && o["Kind"] as? String == s.kind?.rawValue)
+            #expect(s.state != nil && s.kind != nil)
             #expect((o["FireTimeUSec"] as? NSNumber)?.uint64Value == s.fireTime)
             #expect((o["Presentation"] as? [String: Any])?["title"] as? String == s.title)
             #expect(Set(o.keys) == Set(s.properties.keys), "every property GetAlarms has")
@@ -105,9 +106,9 @@ func printedId(_ h: Harness, _ out: String) throws -> String {
         #expect(ambiguous.err.contains("matches 2 alarms") && ambiguous.err.contains(ids[0]) && ambiguous.err.contains(ids[1]))
         let paused = try h.alarmctl(["pause", "aaaaaaaa-0000-4000-8000-000000000001"])
         #expect(paused.status == 0 && paused.out.contains("Paused aaaaaaaa"))
-        #expect(try h.snapshot(ids[0])?.state == "paused" && h.snapshot(ids[1])?.state == "countdown")
+        #expect(try h.snapshot(ids[0])?.state == .paused && h.snapshot(ids[1])?.state == .countdown)
         #expect(try h.alarmctl(["resume", "AAAAAAAA_0000_4000_8000_000000000001"]).status == 0, "any case, path form")
-        #expect(try h.snapshot(ids[0])?.state == "countdown")
+        #expect(try h.snapshot(ids[0])?.state == .countdown)
         let cancel = try h.alarmctl(["cancel", ids[0], ids[1]])
         #expect(cancel.status == 0 && cancel.out.split(separator: "\n").count == 2)
         #expect(try h.snapshots().isEmpty)
@@ -115,17 +116,17 @@ func printedId(_ h: Harness, _ out: String) throws -> String {
         // A ringing alarm: snooze, then stop.
         let egg = try h.client.schedule([("title", .string("Egg")), ("duration", .uint32(1)), ("post_alert", .uint32(1))])
         let id = try #require(AlarmID.id(fromPath: egg))
-        #expect(h.waitForState(id, "alerting"))
+        #expect(h.waitForState(id, .alerting))
         let snooze = try h.alarmctl(["snooze", String(id.prefix(8))])
         #expect(snooze.status == 0 && snooze.out.contains("Snoozed"), "\(snooze.err)")
-        #expect(try h.snapshot(id)?.state == "countdown")
-        #expect(h.waitForState(id, "alerting"))
+        #expect(try h.snapshot(id)?.state == .countdown)
+        #expect(h.waitForState(id, .alerting))
         // Without an id (a waybar click): every ringing alarm, and nothing else.
         let other = try h.client.schedule([("title", .string("Later")), ("duration", .string("1h"))])
         let stopped = try h.alarmctl(["stop"])
         #expect(stopped.status == 0 && stopped.out.contains("Stopped \(id.prefix(8))"), "\(stopped.err)")
         #expect(h.client.waitFor { $0.contains { $0.member == "AlarmRemoved" && $0.args.last == .string("stopped") } })
-        #expect(try h.snapshot(AlarmID.id(fromPath: other) ?? "")?.state == "countdown", "the countdown is untouched")
+        #expect(try h.snapshot(AlarmID.id(fromPath: other) ?? "")?.state == .countdown, "the countdown is untouched")
         let none = try h.alarmctl(["snooze"])
         #expect(none.status == 5 && none.err.contains("nothing is ringing"))
         #expect(try h.alarmctl(["pause"]).status == 2, "other verbs need ids")
@@ -413,7 +414,7 @@ private func syncMonitor(_ h: Harness, _ monitor: LiveCommand) throws {
         try h.client.call("Cancel", [.string(id)])
         let again = try h.client.schedule([("title", .string("Egg")), ("duration", .uint32(1))])
         let second = try #require(AlarmID.id(fromPath: again))
-        #expect(h.waitForState(second, "alerting"))
+        #expect(h.waitForState(second, .alerting))
         panel.write(",{\"name\":\"alarmd\",\"instance\":\"\(second)\",\"button\":1,\"x\":1200,\"y\":10}\n")
         #expect(h.client.waitFor { $0.contains { $0.member == "AlarmRemoved" && $0.args.first == .string(second) && $0.args.last == .string("stopped") } })
         #expect(panel.waitFor { $0.last == ",[]" }, "the bar empties")
@@ -499,10 +500,10 @@ extension AlarmctlTests {
         // --address after the command and after its arguments.
         let paused = try runCommand(Products.alarmctl, ["pause", String(id.prefix(8)), "--address", h.bus.address])
         #expect(paused.status == 0 && paused.out.contains("Paused \(id.prefix(8))"), "\(paused.err)")
-        #expect(try h.snapshot(id)?.state == "paused")
+        #expect(try h.snapshot(id)?.state == .paused)
         let resumed = try runCommand(Products.alarmctl, ["resume", "--address=\(h.bus.address)", String(id.prefix(8))])
         #expect(resumed.status == 0, "\(resumed.err)")
-        #expect(try h.snapshot(id)?.state == "countdown")
+        #expect(try h.snapshot(id)?.state == .countdown)
         // --json after the command, before it, and after --all.
         for args in [["list", "--json"], ["--json", "list"], ["list", "--all", "--json"]] {
             let r = try h.alarmctl(args)
@@ -528,7 +529,7 @@ extension AlarmctlTests {
             let r = try h.alarmctl(args)
             #expect(r.status == 2 && r.err.contains(needle) && r.err.contains("--help"), "\(args): \(r.status) \(r.err)")
         }
-        #expect(try h.snapshot(id)?.state == "countdown", "no refused line changed anything")
+        #expect(try h.snapshot(id)?.state == .countdown, "no refused line changed anything")
 
         let help = try h.alarmctl(["--help"]).out
         #expect(help.contains("These options go anywhere on the line, before or after the command and its arguments"), "\(help)")
@@ -563,7 +564,7 @@ extension AlarmctlTests {
             for s in snapshots {
                 let o = items.first { $0["Id"] as? String == s.id } ?? [:]
                 let state = o["State"] as? String, fire = (o["FireTimeUSec"] as? NSNumber)?.uint64Value
-                #expect(state == s.state && fire == s.fireTime, "\(name): \(s.id)")
+                #expect(state != nil && state == s.state?.rawValue && fire == s.fireTime, "\(name): \(s.id)")
             }
         }
         #expect(try h.alarmctl(["list", "--json=off"]).out.hasPrefix("ID "), "off is the table")
@@ -667,7 +668,7 @@ extension AlarmctlTests {
 
         let eggPath = try h.client.schedule([("title", .string("Egg")), ("duration", .uint32(1)), ("post_alert", .uint32(60))])
         let egg = try #require(AlarmID.id(fromPath: eggPath))
-        #expect(h.waitForState(egg, "alerting"))
+        #expect(h.waitForState(egg, .alerting))
         let e = String(egg.prefix(8))
         try refused(["pause", e], ["cannot pause \(e) \"Egg\": it is ringing, not counting down"])
         try refused(["resume", e], ["cannot resume \(e) \"Egg\": it is ringing, not paused"])

@@ -181,7 +181,7 @@ import Testing
         // same alert rings on, neither missed nor moved.
         try h.startAgain(dropping: ["--test-crash-after-announce"])
         // (The restarted daemon may have rung it before this client's first look.)
-        #expect(h.waitForState(id, "alerting"))
+        #expect(h.waitForState(id, .alerting))
         let props = try h.client.allProperties(path)
         #expect(props["State"] == .string("alerting") && uint64(props["FireTimeUSec"]) == fire, "the same occurrence")
         #expect(!h.client.signals.contains { $0.member == "AlarmRemoved" }, "not missed, not lost")

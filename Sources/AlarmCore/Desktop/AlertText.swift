@@ -39,13 +39,18 @@ public enum AlertText {
         return (list.count == 1 ? "Missed alarm" : "Missed alarms", lines.joined(separator: "\n"))
     }
 
-    /// The notification's actions: (key, label). `stop` always; `secondary` when a secondary button
-    /// is configured; `default` (a click on the notification) when there is a tap action.
+    /// The alert's actions: (key, label). `stop` always; `secondary` when a secondary button is
+    /// configured; then the click (`openAction`).
     public static func actions(_ a: Alarm) -> [(String, String)] {
         let p = a.config.presentation
-        var actions = [("stop", p.stopButton)]
-        if !p.secondaryButton.isEmpty { actions.append(("secondary", p.secondaryButton)) }
-        if !p.tapAction.isEmpty { actions.append(("default", "Open")) }
-        return actions
+        var actions = [(AlertAction.stop.rawValue, p.stopButton)]
+        if !p.secondaryButton.isEmpty { actions.append((AlertAction.secondary.rawValue, p.secondaryButton)) }
+        return actions + openAction(a)
+    }
+
+    /// The action of a click on any of the alarm's notifications: `default`, when there is a tap
+    /// action to open (`AlertAnswer.response`).
+    public static func openAction(_ a: Alarm) -> [(String, String)] {
+        AlertAnswer.action(.open).response(for: a).url == nil ? [] : [(AlertAction.open.rawValue, AlertAction.openLabel)]
     }
 }

@@ -169,8 +169,8 @@ public struct AlarmConfiguration: Equatable, Sendable {
         if flags & Flags.secondaryCustom != 0 { r["secondary_button_behavior"] = .string("custom") }
         if !extras.isEmpty {
             let f = Extras.decode(extras)
-            for (i, t) in Extras.textKeys.enumerated() {
-                let s = Extras.text(f.presentation, i + 1)
+            for t in Presentation.storedTexts {
+                let s = f.presentation[keyPath: t.path]
                 if s != t.initial { r[t.key] = .string(s) }
             }
             if f.sound != "default" { r["sound"] = .string(f.sound) }
@@ -202,11 +202,8 @@ public struct AlarmConfiguration: Equatable, Sendable {
 
     public static let scheduleKeys: Set<String> = ["fixed_date", "hour", "minute", "weekdays", "duration", "end_date"]
 
-    public static let knownKeys: Set<String> = scheduleKeys.union([
-        "pre_alert", "post_alert", "title", "subtitle", "status", "icon", "accent_color", "background_color",
-        "text_color", "compact_label", "stop_button", "secondary_button", "secondary_button_behavior",
-        "countdown_title", "pause_button", "paused_title", "resume_button", "stop_action", "secondary_action",
-        "tap_action", "warning_threshold", "completion_message", "ring", "sound", "metadata", "volume_ramp", "trigger_if_missed",
+    public static let knownKeys: Set<String> = scheduleKeys.union(Presentation.fields.map(\.key)).union([
+        "pre_alert", "post_alert", "ring", "sound", "metadata", "volume_ramp", "trigger_if_missed",
     ])
 
     /// Whether `key` is a configuration key, without hashing (and normalizing) a key of megabytes.
@@ -255,38 +252,7 @@ private struct Parser {
         var pr = Presentation()
         if let v = try uint("pre_alert", max: 7 * 86_400) { preAlert = UInt32(v) }
         if let v = try uint("post_alert", min: 1, max: 86_400) { postAlert = UInt32(v) }
-        // White_Space is the set Foundation's whitespacesAndNewlines holds, without NSString's cost per call.
-        guard let title = try text("title"), title.unicodeScalars.contains(where: { !$0.properties.isWhitespace }) else {
-            throw .bad("title", raw["title"] == nil ? "is required" : "must not be empty")
-        }
-        pr.title = title
-        if let v = try text("subtitle") { pr.subtitle = v }
-        if let v = try text("status") { pr.status = v }
-        if let v = try icon("icon") { pr.icon = v }
-        if let v = try color("accent_color") { pr.accentColor = v }
-        if let v = try color("background_color") { pr.backgroundColor = v }
-        if let v = try color("text_color") { pr.textColor = v }
-        if let v = try text("compact_label", max: 4) { pr.compactLabel = v }
-        if let v = try text("stop_button") { pr.stopButton = v }
-        if let v = try text("secondary_button") { pr.secondaryButton = v }
-        if let v = try text("secondary_button_behavior") {
-            guard let b = Presentation.SecondaryBehavior(rawValue: v) else {
-                throw .bad("secondary_button_behavior", "must be 'countdown' or 'custom', not '\(v)'")
-            }
-            pr.secondaryButtonBehavior = b
-        }
-        if let v = try text("countdown_title") { pr.countdownTitle = v }
-        if let v = try text("pause_button") { pr.pauseButton = v }
-        if let v = try text("paused_title") { pr.pausedTitle = v }
-        if let v = try text("resume_button") { pr.resumeButton = v }
-        if let v = try action("stop_action") { pr.stopAction = v }
-        if let v = try action("secondary_action") { pr.secondaryAction = v }
-        if pr.secondaryButtonBehavior == .custom && pr.secondaryAction.isEmpty {
-            throw .bad("secondary_action", "is required when secondary_button_behavior is 'custom'")
-        }
-        if let v = try url("tap_action") { pr.tapAction = v }
-        if let v = try uint("warning_threshold", max: DurationGrammar.maximumSeconds) { pr.warningThreshold = UInt32(v) }
-        if let v = try text("completion_message", max: AlarmConfiguration.maxCompletionLength) { pr.completionMessage = v }
+        for field in Presentation.fields { try presentation(field, into: &pr) }
         var ring = true
         if let v = raw["ring"] {
             guard let b = v.boolValue else { throw .bad("ring", "must be a boolean ('b'), got \(v.typeDescription)") }
@@ -308,6 +274,44 @@ private struct Parser {
                                   sound: sound, metadata: metadata, volumeRamp: volumeRamp, triggerIfMissed: triggerIfMissed,
                                   minuteGiven: raw["minute"] != nil, weekdaysGiven: raw["weekdays"] != nil,
                                   durationWithEnd: durationWithEnd)
+    }
+
+    // MARK: presentation
+
+    /// Checks one key of the presentation table and sets what it gives.
+    func presentation(_ field: Presentation.Field, into pr: inout Presentation) throws(AlarmError) {
+        switch field {
+        case .text(let f):
+            if let v = try check(f) { pr[keyPath: f.path] = v }
+            if f.check == .secondaryAction, pr.secondaryButtonBehavior == .custom, pr[keyPath: f.path].isEmpty {
+                throw .bad(f.key, "is required when secondary_button_behavior is 'custom'")
+            }
+        case .secondaryButtonBehavior:
+            if let v = try text(field.key) {
+                guard let b = Presentation.SecondaryBehavior(rawValue: v) else {
+                    throw .bad(field.key, "must be 'countdown' or 'custom', not '\(v)'")
+                }
+                pr.secondaryButtonBehavior = b
+            }
+        case .warningThreshold:
+            if let v = try uint(field.key, max: DurationGrammar.maximumSeconds) { pr.warningThreshold = UInt32(v) }
+        }
+    }
+
+    func check(_ f: Presentation.TextField) throws(AlarmError) -> String? {
+        switch f.check {
+        case .title:
+            // White_Space is the set Foundation's whitespacesAndNewlines holds, without NSString's cost per call.
+            guard let title = try text(f.key), title.unicodeScalars.contains(where: { !$0.properties.isWhitespace }) else {
+                throw .bad(f.key, raw[f.key] == nil ? "is required" : "must not be empty")
+            }
+            return title
+        case .text(let max): return try text(f.key, max: max)
+        case .icon: return try icon(f.key)
+        case .color: return try color(f.key)
+        case .action, .secondaryAction: return try action(f.key)
+        case .url: return try url(f.key)
+        }
     }
 
     // MARK: schedule

@@ -8,7 +8,7 @@
 /// (`AlarmConfiguration.extras`) and in the store's `extras` column; they are decoded only when asked.
 ///
 ///     extras  = *(tag field)                tags strictly ascending
-///     field   = text                        tags 1…17: the presentation texts (`Extras.textKeys`)
+///     field   = text                        tags 1…17: the presentation texts (`Presentation.fields`)
 ///             | text                        tag 32: sound
 ///             | value                       tag 33: metadata
 ///             | varint                      tag 34: seconds of a duration given beside end_date
@@ -20,56 +20,16 @@ enum Extras {
     static let metadata: UInt8 = 33
     static let durationWithEnd: UInt8 = 34
 
-    /// The presentation texts by tag (1…17): configuration key and default.
-    static let textKeys: [(key: String, initial: String)] = [
-        ("subtitle", ""), ("status", ""), ("icon", ""), ("accent_color", ""), ("background_color", ""), ("text_color", ""),
-        ("compact_label", ""), ("stop_button", "Stop"), ("secondary_button", ""), ("countdown_title", ""),
-        ("pause_button", "Pause"), ("paused_title", "Paused"), ("resume_button", "Resume"), ("stop_action", ""),
-        ("secondary_action", ""), ("tap_action", ""), ("completion_message", "Completed"),
-    ]
+    /// The presentation texts by tag (`Presentation.storedTexts`); nil where a tag holds none.
+    static let textByTag: [Presentation.TextField?] = {
+        var byTag = [Presentation.TextField?](repeating: nil, count: Int(Presentation.storedTexts.last?.tag ?? 0) + 1)
+        for f in Presentation.storedTexts { byTag[Int(f.tag!)] = f }
+        return byTag
+    }()
 
-    static func text(_ p: Presentation, _ tag: Int) -> String {
-        switch tag {
-        case 1: return p.subtitle
-        case 2: return p.status
-        case 3: return p.icon
-        case 4: return p.accentColor
-        case 5: return p.backgroundColor
-        case 6: return p.textColor
-        case 7: return p.compactLabel
-        case 8: return p.stopButton
-        case 9: return p.secondaryButton
-        case 10: return p.countdownTitle
-        case 11: return p.pauseButton
-        case 12: return p.pausedTitle
-        case 13: return p.resumeButton
-        case 14: return p.stopAction
-        case 15: return p.secondaryAction
-        case 16: return p.tapAction
-        default: return p.completionMessage
-        }
-    }
-
-    static func setText(_ p: inout Presentation, _ tag: Int, _ s: String) {
-        switch tag {
-        case 1: p.subtitle = s
-        case 2: p.status = s
-        case 3: p.icon = s
-        case 4: p.accentColor = s
-        case 5: p.backgroundColor = s
-        case 6: p.textColor = s
-        case 7: p.compactLabel = s
-        case 8: p.stopButton = s
-        case 9: p.secondaryButton = s
-        case 10: p.countdownTitle = s
-        case 11: p.pauseButton = s
-        case 12: p.pausedTitle = s
-        case 13: p.resumeButton = s
-        case 14: p.stopAction = s
-        case 15: p.secondaryAction = s
-        case 16: p.tapAction = s
-        default: p.completionMessage = s
-        }
+    /// The text field of a tag, nil for a tag that is not a text's.
+    static func textField(_ tag: UInt8) -> Presentation.TextField? {
+        Int(tag) < textByTag.count ? textByTag[Int(tag)] : nil
     }
 
     /// Everything the extras hold, decoded.
@@ -82,10 +42,10 @@ enum Extras {
 
     static func encode(_ f: Fields) -> [UInt8] {
         var w = ByteWriter()
-        for tag in 1...textKeys.count {
-            let s = text(f.presentation, tag)
-            if s != textKeys[tag - 1].initial {
-                w.byte(UInt8(tag))
+        for t in Presentation.storedTexts {
+            let s = f.presentation[keyPath: t.path]
+            if s != t.initial {
+                w.byte(t.tag!)
                 w.text(s)
             }
         }
@@ -113,9 +73,11 @@ enum Extras {
         do {
             while !r.atEnd {
                 let tag = try r.byte()
+                if let t = textField(tag) {
+                    if presentation { f.presentation[keyPath: t.path] = try r.text() } else { try r.skipText() }
+                    continue
+                }
                 switch tag {
-                case 1...UInt8(textKeys.count):
-                    if presentation { setText(&f.presentation, Int(tag), try r.text()) } else { try r.skipText() }
                 case sound:
                     if wantSound { f.sound = try r.text() } else { try r.skipText() }
                 case metadata:
@@ -140,8 +102,12 @@ enum Extras {
                 let tag = try r.byte()
                 guard tag > last else { return false }
                 last = tag
+                if textField(tag) != nil {
+                    try r.skipText()
+                    continue
+                }
                 switch tag {
-                case 1...UInt8(textKeys.count), sound: try r.skipText()
+                case sound: try r.skipText()
                 case metadata: try ValueCoding.skip(&r)
                 case durationWithEnd: _ = try r.varint()
                 default: return false

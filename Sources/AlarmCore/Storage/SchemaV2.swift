@@ -78,7 +78,7 @@ private struct V2Configuration: Codable {
     var schedule: V2Schedule
     var preAlert: UInt32 = 0
     var postAlert: UInt32 = 300
-    var presentation = V2Presentation()
+    var presentation: V2Presentation
     var ring = true
     var sound = "default"
     var metadata: V2Value = .dict(key: "s", value: "v", [])
@@ -100,10 +100,10 @@ private struct V2Configuration: Codable {
 
     /// The typed fields are what v2 acted on; its `raw` adds which optional schedule keys were given.
     var configuration: AlarmConfiguration? {
-        guard let schedule = schedule.schedule, let presentation = presentation.presentation else { return nil }
+        guard let schedule = schedule.schedule else { return nil }
         var durationWithEnd: UInt64?
         if case .timer(_, _?) = schedule, let d = raw["duration"] { durationWithEnd = AlarmConfiguration.durationSeconds(d.value) }
-        return AlarmConfiguration(schedule: schedule, preAlert: preAlert, postAlert: postAlert, presentation: presentation,
+        return AlarmConfiguration(schedule: schedule, preAlert: preAlert, postAlert: postAlert, presentation: presentation.presentation,
                                   ring: ring, sound: sound, metadata: metadata.value, volumeRamp: volumeRamp,
                                   triggerIfMissed: triggerIfMissed, minuteGiven: raw["minute"] != nil,
                                   weekdaysGiven: raw["weekdays"] != nil, durationWithEnd: durationWithEnd)
@@ -135,78 +135,51 @@ private enum V2Schedule: Codable {
     }
 }
 
+/// `Presentation` as v2 wrote it: one object of every field by the name its property had then, each
+/// required. The names are v2's, kept here however the live model's change.
 private struct V2Presentation: Codable {
-    var title: String = ""
-    var subtitle: String = ""
-    var status: String = ""
-    var icon: String = ""
-    var accentColor: String = ""
-    var backgroundColor: String = ""
-    var textColor: String = ""
-    var compactLabel: String = ""
-    var stopButton: String = "Stop"
-    var secondaryButton: String = ""
-    var secondaryButtonBehavior: String = "countdown"
-    var countdownTitle: String = ""
-    var pauseButton: String = "Pause"
-    var pausedTitle: String = "Paused"
-    var resumeButton: String = "Resume"
-    var stopAction: String = ""
-    var secondaryAction: String = ""
-    var tapAction: String = ""
-    var warningThreshold: UInt32 = 0
-    var completionMessage: String = "Completed"
+    var presentation: Presentation
 
-    init() {}
+    /// v2's texts; with `secondaryButtonBehavior` and `warningThreshold`, every field it had.
+    private static let texts: [(String, WritableKeyPath<Presentation, String> & Sendable)] = [
+        ("title", \.title), ("subtitle", \.subtitle), ("status", \.status), ("icon", \.icon), ("accentColor", \.accentColor),
+        ("backgroundColor", \.backgroundColor), ("textColor", \.textColor), ("compactLabel", \.compactLabel),
+        ("stopButton", \.stopButton), ("secondaryButton", \.secondaryButton), ("countdownTitle", \.countdownTitle),
+        ("pauseButton", \.pauseButton), ("pausedTitle", \.pausedTitle), ("resumeButton", \.resumeButton),
+        ("stopAction", \.stopAction), ("secondaryAction", \.secondaryAction), ("tapAction", \.tapAction),
+        ("completionMessage", \.completionMessage),
+    ]
 
-    init(_ p: Presentation) {
-        title = p.title
-        subtitle = p.subtitle
-        status = p.status
-        icon = p.icon
-        accentColor = p.accentColor
-        backgroundColor = p.backgroundColor
-        textColor = p.textColor
-        compactLabel = p.compactLabel
-        stopButton = p.stopButton
-        secondaryButton = p.secondaryButton
-        secondaryButtonBehavior = p.secondaryButtonBehavior.rawValue
-        countdownTitle = p.countdownTitle
-        pauseButton = p.pauseButton
-        pausedTitle = p.pausedTitle
-        resumeButton = p.resumeButton
-        stopAction = p.stopAction
-        secondaryAction = p.secondaryAction
-        tapAction = p.tapAction
-        warningThreshold = p.warningThreshold
-        completionMessage = p.completionMessage
+    private struct Key: CodingKey {
+        let stringValue: String
+        var intValue: Int? { nil }
+        init(_ name: String) { stringValue = name }
+        init?(stringValue: String) { self.init(stringValue) }
+        init?(intValue: Int) { nil }
+        static let behavior = Key("secondaryButtonBehavior"), threshold = Key("warningThreshold")
     }
 
-    /// nil for a secondary button behaviour v2 would not have read.
-    var presentation: Presentation? {
-        guard let behavior = Presentation.SecondaryBehavior(rawValue: secondaryButtonBehavior) else { return nil }
+    init(_ p: Presentation) { presentation = p }
+
+    /// A secondary button behaviour v2 would not have read fails the row, as it did then.
+    init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: Key.self)
         var p = Presentation()
-        p.title = title
-        p.subtitle = subtitle
-        p.status = status
-        p.icon = icon
-        p.accentColor = accentColor
-        p.backgroundColor = backgroundColor
-        p.textColor = textColor
-        p.compactLabel = compactLabel
-        p.stopButton = stopButton
-        p.secondaryButton = secondaryButton
-        p.secondaryButtonBehavior = behavior
-        p.countdownTitle = countdownTitle
-        p.pauseButton = pauseButton
-        p.pausedTitle = pausedTitle
-        p.resumeButton = resumeButton
-        p.stopAction = stopAction
-        p.secondaryAction = secondaryAction
-        p.tapAction = tapAction
-        p.warningThreshold = warningThreshold
-        p.completionMessage = completionMessage
-        return p
+        for (name, path) in Self.texts { p[keyPath: path] = try c.decode(String.self, forKey: Key(name)) }
+        let behavior = try c.decode(String.self, forKey: .behavior)
+        guard let b = Presentation.SecondaryBehavior(rawValue: behavior) else {
+            throw DecodingError.dataCorruptedError(forKey: .behavior, in: c, debugDescription: "'\(behavior)'")
+        }
+        p.secondaryButtonBehavior = b
+        p.warningThreshold = try c.decode(UInt32.self, forKey: .threshold)
+        presentation = p
+    }
+
+    func encode(to encoder: Encoder) throws {
+        var c = encoder.container(keyedBy: Key.self)
+        for (name, path) in Self.texts { try c.encode(presentation[keyPath: path], forKey: Key(name)) }
+        try c.encode(presentation.secondaryButtonBehavior.rawValue, forKey: .behavior)
+        try c.encode(presentation.warningThreshold, forKey: .threshold)
     }
 }
 

@@ -172,56 +172,50 @@ final class Alerts: ChangeSubscriber {
 
     /// A silent countdown (`ring: false`) ended: a plain notification with its completion message.
     private func completed(_ a: Alarm) {
-        let p = a.config.presentation
         var n = notification(a, AlertText.completed(a), category: "x-alarmd.completed")
         n.hints.append(("urgency", .byte(1)))
-        n.actions = p.tapAction.isEmpty ? [] : [("default", "Open")]
-        let id = a.id, url = p.tapAction
+        n.actions = AlertText.openAction(a)
+        let id = a.id
         notifier.notify(n, events: { [unowned self] event in
-            if case .action("default") = event, !url.isEmpty { self.actions.open(url: url, alarm: id) }
+            // The alarm is gone: only a click means anything, and it asks nothing of the engine.
+            if case .action(let key) = event, let answer = AlertAnswer(action: key), answer == .action(.open) {
+                self.carryOut(answer.response(for: a), of: a)
+            }
         }, done: { result in
             if case .failure(let e) = result { Log.warning("alarm \(id): completion not shown (\(e.name))") }
         })
     }
 
-    /// The user acted on a notification.
+    /// The user acted on a notification: what it means is `AlertAnswer`'s to say.
     private func event(_ event: Notifier.Event, alarm id: String) {
         guard let a = engine.alarms[id] else { return }
-        let p = a.config.presentation
+        let answer: AlertAnswer?
         switch event {
-        case .action("stop"):
-            answer(.stop(id: id), of: id)
-            actions.activate(app: a.appId, action: p.stopAction, alarm: id)
-        case .action("secondary"):
-            if p.secondaryButtonBehavior == .countdown {
-                answer(.countdown(id: id), of: id)
-            }
-            actions.activate(app: a.appId, action: p.secondaryAction, alarm: id)
-        case .action("default"):
-            if !p.tapAction.isEmpty { actions.open(url: p.tapAction, alarm: id) }
-        case .action(let other):
-            Log.warning("alarm \(id): unknown notification action '\(other)'")
+        case .action(let key):
+            answer = AlertAnswer(action: key)
+            if answer == nil { Log.warning("alarm \(id): unknown notification action '\(key)'") }
         case .closed(let reason):
             if shown[id] != nil { shown.removeValue(forKey: id) }
-            // Dismissing a ringing alarm's notification is the user's answer: stop it. An expired
-            // one is shown again, so a ringing alarm always has its buttons.
-            guard a.state == .alerting else { return }
-            if reason == 2 {
-                answer(.stop(id: id), of: id)
-            } else if reason == 1 {
-                perform(.showAlert(a))
-            }
+            answer = AlertAnswer(closedBecause: reason)
         }
+        if let answer { carryOut(answer.response(for: a), of: a) }
     }
 
-    /// The user answered from the notification: a change like any other, through the sink.
-    private func answer(_ command: Command, of id: String) {
-        let what = command.method ?? "\(command)"
-        do {
-            try sink.submit(command, by: .user, "\(what) of \(id) from its notification", then: nil)
-            Log.info("alarm \(id): \(what) from its notification")
-        } catch {
-            Log.warning("alarm \(id): \(what) from its notification refused: \(error.message)")
+    /// The command goes through the sink, a change like any other (the engine refuses it if the
+    /// alarm no longer rings); then the app's action, the URL, the alert shown again.
+    private func carryOut(_ r: AlertResponse, of a: Alarm) {
+        let id = a.id
+        if let command = r.command {
+            let what = command.method ?? "\(command)"
+            do {
+                try sink.submit(command, by: .user, "\(what) of \(id) from its notification", then: nil)
+                Log.info("alarm \(id): \(what) from its notification")
+            } catch {
+                Log.warning("alarm \(id): \(what) from its notification refused: \(error.message)")
+            }
         }
+        if let action = r.appAction { actions.activate(app: a.appId, action: action, alarm: id) }
+        if let url = r.url { actions.open(url: url, alarm: id) }
+        if r.showAgain { perform(.showAlert(a)) }
     }
 }
