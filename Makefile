@@ -449,7 +449,7 @@ crash-test:
 
 # The engine under libFuzzer with AddressSanitizer (docs/fuzzing.md) for FUZZ_SECONDS (60), starting
 # from the committed corpus (tools/fuzz/corpus); new inputs go to .build-fuzz/corpus, a failing one to
-# .build-fuzz/crash-* (replay it with `alarmd-fuzz-core FILE` from a normal build). Built into a scratch
+# .build-fuzz/crash-* (replay it with `alarmd-fuzz-core FILE` from a normal build, $(TOOLS)). Built into a scratch
 # path of its own and linked with lld through a generated toolset: ld.gold fails on libFuzzer's archive.
 fuzz-core:
 	mkdir -p .build-fuzz/corpus
