@@ -46,8 +46,12 @@ INSTALL_STRIP ?= -s
 # sanitizer, fuzzing and release builds have scratch paths and flags of their own).
 STRICT = -Xswiftc -warnings-as-errors
 SWIFT_BUILD = $(SWIFT) build $(STRICT)
+# Package.swift declares the tools (bench, crash harness, fuzzers, zone oracle) only with ALARMD_TOOLS=1:
+# `swift build --build-tests` alone builds what the unit and integration tests run, and every build of
+# a tool, or of the checks that run them, goes through TOOLS.
+TOOLS = ALARMD_TOOLS=1
 
-.PHONY: all deps build-deps run-deps build run install-check install-files install-payload deb deb13 test-package test-package13 test lint-reuse test-swift test-asan test-tsan valgrind-leaks test-unit-sandbox test-desktop test-gnome test-gnome48 test-gnome50 test-next lint-gnome gnome-pot bench docs install install-gnome-extension uninstall clean crash-test fuzz-core fuzz-bus plasma-applet install-plasma-applet install-plasma-applet-if-built test-plasma plasma-pot plasma6-applet plasma6-applet-here test-plasma6 test-plasma67 test-wake
+.PHONY: all deps build-deps run-deps build run install-check install-files install-payload deb deb13 test-package test-package13 test lint-reuse test-swift test-unit test-integration test-checks test-asan test-tsan valgrind-leaks test-unit-sandbox test-desktop test-gnome test-gnome48 test-gnome50 test-next lint-gnome gnome-pot bench docs install install-gnome-extension uninstall clean crash-test fuzz-core fuzz-bus plasma-applet install-plasma-applet install-plasma-applet-if-built test-plasma plasma-pot plasma6-applet plasma6-applet-here test-plasma6 test-plasma67 test-wake
 
 # A bare `make` builds, as the README's "From source" says.
 all: build
@@ -94,20 +98,35 @@ lint-reuse:
 	reuse lint
 	scripts/check-copyright
 
-# Warnings are errors: the project builds with zero warnings in Swift 6 mode.
+# Warnings are errors: the project builds with zero warnings in Swift 6 mode. test-swift runs every
+# layer of the Swift suite (docs/HACKING.md, Tests): the unit tests, the daemon's integration tests and
+# the project's checks, whose tools the build includes (TOOLS); each layer alone below.
+UNIT_TESTS = AlarmCoreTests|AlarmClientTests|CrashModelTests|DaemonTests
 test-swift:
-	$(SWIFT_BUILD) --build-tests
+	$(TOOLS) $(SWIFT_BUILD) --build-tests
 	$(SWIFT) test --skip-build --disable-xctest
+
+test-unit:
+	$(SWIFT_BUILD) --build-tests
+	$(SWIFT) test --skip-build --disable-xctest --filter '^($(UNIT_TESTS))\.'
+
+test-integration:
+	$(SWIFT_BUILD) --build-tests
+	$(SWIFT) test --skip-build --disable-xctest --filter '^IntegrationTests\.'
+
+test-checks:
+	$(TOOLS) $(SWIFT_BUILD) --build-tests
+	$(SWIFT) test --skip-build --disable-xctest --filter '^ProjectChecks\.'
 
 # The Swift suite under AddressSanitizer (with LeakSanitizer) or ThreadSanitizer (docs/sanitizers.md),
 # each built into a scratch path of its own, so the normal build stays valid; the integration tests run
 # the sanitized alarmd, alarmctl and test peer built next to them. Any sanitizer report fails the run.
 test-asan:
-	$(SWIFT) build --build-tests --sanitize=address --scratch-path .build-asan
+	$(TOOLS) $(SWIFT) build --build-tests --sanitize=address --scratch-path .build-asan
 	scripts/sanitized-test address .build-asan
 
 test-tsan:
-	$(SWIFT) build --build-tests --sanitize=thread --scratch-path .build-tsan
+	$(TOOLS) $(SWIFT) build --build-tests --sanitize=thread --scratch-path .build-tsan
 	scripts/sanitized-test thread .build-tsan
 
 # alarmd under valgrind: its memory after 100 and after 1,000 operation cycles must not grow.
@@ -425,18 +444,18 @@ clean:
 # CRASH_ARGS="--seed N" replays a run; alarmd-crash --help lists the rest.
 crash-test:
 	$(SWIFT_BUILD) --product alarmd
-	$(SWIFT_BUILD) --product alarmd-crash
+	$(TOOLS) $(SWIFT_BUILD) --product alarmd-crash
 	"$$($(SWIFT) build --show-bin-path)/alarmd-crash" --rounds $(CRASH_ROUNDS) $(CRASH_ARGS)
 
 # The engine under libFuzzer with AddressSanitizer (docs/fuzzing.md) for FUZZ_SECONDS (60), starting
 # from the committed corpus (tools/fuzz/corpus); new inputs go to .build-fuzz/corpus, a failing one to
-# .build-fuzz/crash-* (replay it with `alarmd-fuzz-core FILE` from a normal build). Built into a scratch
+# .build-fuzz/crash-* (replay it with `alarmd-fuzz-core FILE` from a normal build, $(TOOLS)). Built into a scratch
 # path of its own and linked with lld through a generated toolset: ld.gold fails on libFuzzer's archive.
 fuzz-core:
 	mkdir -p .build-fuzz/corpus
 	printf '{"schemaVersion": "1.0", "linker": {"path": "%s"}}\n' \
 		"$$(dirname "$$(readlink -f "$$(command -v swiftc)")")/ld.lld" > .build-fuzz/toolset.json
-	$(SWIFT) build -c release --product alarmd-fuzz-core --scratch-path .build-fuzz --toolset .build-fuzz/toolset.json \
+	$(TOOLS) $(SWIFT) build -c release --product alarmd-fuzz-core --scratch-path .build-fuzz --toolset .build-fuzz/toolset.json \
 		-Xswiftc -sanitize=fuzzer,address -Xswiftc -DLIBFUZZER
 	cd .build-fuzz && LSAN_OPTIONS=suppressions=$(CURDIR)/tools/sanitizers/lsan.supp SWIFT_BACKTRACE=enable=no SWIFT_DETERMINISTIC_HASHING=1 \
 		./release/alarmd-fuzz-core -max_total_time=$(FUZZ_SECONDS) -max_len=4096 -timeout=10 -print_final_stats=1 \
@@ -447,6 +466,6 @@ fuzz-core:
 # FUZZ_BUS_ARGS="--seed N" replays a run; --help lists the options.
 fuzz-bus:
 	$(SWIFT) build -c release --product alarmd
-	$(SWIFT) build -c release --product alarmd-fuzz-bus
+	$(TOOLS) $(SWIFT) build -c release --product alarmd-fuzz-bus
 	"$$($(SWIFT) build -c release --show-bin-path)/alarmd-fuzz-bus" --calls $(FUZZ_CALLS) --restart-check --rss-growth-kib 8192 \
 		$(FUZZ_BUS_ARGS)

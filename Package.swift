@@ -44,38 +44,59 @@ let package = Package(
 
         .executableTarget(name: "alarmd", dependencies: ["AlarmDaemon"], path: "Sources/alarmd"),
         .executableTarget(name: "alarmctl", dependencies: ["AlarmClient", "AlarmCore", "SDBus"], path: "Sources/alarmctl"),
+        // What the tools below and the unit tests share: what the clients know must hold after a crash
+        // (CrashModel, docs/crash-consistency.md), and hostile input generators and the engine harness
+        // (AlarmFuzzing, docs/fuzzing.md), whose recorded inputs AlarmCoreTests replays.
+        .target(name: "CrashModel", dependencies: ["AlarmCore"], path: "tools/crash/Model"),
+        .target(name: "AlarmFuzzing", dependencies: ["AlarmCore"], path: "tools/fuzz/AlarmFuzzing"),
+
+        // Test peers speaking published protocols: notification server, app, logind.
+        .executableTarget(name: "alarmd-test-peer", dependencies: ["SDBus", "AlarmCore"], path: "Tests/TestPeer"),
+        .target(name: "TestSupport", dependencies: ["SDBus", "AlarmCore"], path: "Tests/TestSupport"),
+        // The test layers (docs/HACKING.md, Tests): the unit tests, in process and fast, ...
+        .testTarget(name: "DaemonTests", dependencies: ["AlarmDaemon", "SDBus", "SystemFiles", "TestSupport"], path: "Tests/DaemonTests",
+                    exclude: ["Fixtures"]),   // data files, read by path (no resource bundle: no Foundation Bundle)
+        .testTarget(name: "AlarmCoreTests", dependencies: ["AlarmCore", "AlarmFuzzing", "TestSupport"], path: "Tests/AlarmCoreTests"),
+        .testTarget(name: "AlarmClientTests", dependencies: ["AlarmClient", "AlarmCore", "TestSupport"], path: "Tests/AlarmClientTests"),
+        .testTarget(name: "CrashModelTests", dependencies: ["CrashModel", "AlarmCore"], path: "Tests/CrashModelTests"),
+        // ... the daemon's behaviour: the built alarmd on private buses, driven by clients, alarmctl and test peers, ...
+        .testTarget(name: "IntegrationTests", dependencies: ["TestSupport", "SDBus", "AlarmCore", "AlarmClient", "CSystemd", "alarmd", "alarmctl", "alarmd-test-peer"],
+                    path: "Tests/IntegrationTests"),
+        // ... and the project's checks: docs, man pages, completions, packaging, code generation, and the
+        // tools below in small runs. The tools are not its dependencies: it runs the binaries `make
+        // test-checks` builds beside it (ALARMD_TOOLS=1), and fails naming any that is missing.
+        .testTarget(name: "ProjectChecks", dependencies: ["TestSupport", "SDBus", "AlarmCore", "AlarmDaemon", "AlarmClient", "alarmd", "alarmctl", "alarmd-test-peer"],
+                    path: "Tests/ProjectChecks"),
+    ],
+    swiftLanguageModes: [.v6]
+)
+
+// The tools, declared only with ALARMD_TOOLS=1 in the environment (the Makefile's tool and test targets
+// set it): `swift build` builds every target a package declares, needed by a test or not, so that
+// `swift build --build-tests` would otherwise build them all for the unit and integration tests, which
+// never run them. ProjectChecks runs them in small runs.
+if Context.environment["ALARMD_TOOLS"] == "1" {
+    package.targets += [
         // The floor `make bench` measures alarmd's idle memory and size against: sd-bus, SQLite, nothing else.
         .executableTarget(name: "alarmd-floor", dependencies: ["SDBus", "CSQLite"], path: "tools/bench/Floor"),
         .executableTarget(name: "alarmd-bench", dependencies: ["AlarmCore", "SDBus", "CSystemd", "TestSupport"], path: "tools/bench/AlarmBench"),
 
-        // Crash consistency (`make crash-test`): what the clients know must hold (CrashModel), and the
-        // harness that kills alarmd at random instants and judges the store by it.
-        .target(name: "CrashModel", dependencies: ["AlarmCore"], path: "tools/crash/Model"),
+        // Crash consistency (`make crash-test`): the harness that kills alarmd at random instants and
+        // judges the store by what the clients know (CrashModel).
         .executableTarget(name: "alarmd-crash", dependencies: ["CrashModel", "AlarmCore", "SDBus", "CSystemd", "CSQLite", "TestSupport"],
                           path: "tools/crash/Harness"),
 
-        // Fuzzing (docs/fuzzing.md): hostile input generators and the engine harness, the engine under
-        // libFuzzer (`make fuzz-core`; a replay of inputs otherwise; libFuzzer's entry point is only
-        // declared here), and a client that floods a running alarmd with hostile calls.
-        .target(name: "AlarmFuzzing", dependencies: ["AlarmCore"], path: "tools/fuzz/AlarmFuzzing"),
+        // Fuzzing (docs/fuzzing.md): the engine under libFuzzer (`make fuzz-core`; a replay of inputs
+        // otherwise; libFuzzer's entry point is only declared here), and a client that floods a running
+        // alarmd with hostile calls.
         .systemLibrary(name: "CLibFuzzer", path: "tools/fuzz/CLibFuzzer"),
         .executableTarget(name: "alarmd-fuzz-core", dependencies: ["AlarmFuzzing", "CLibFuzzer"], path: "tools/fuzz/alarmd-fuzz-core"),
         .executableTarget(name: "alarmd-fuzz-bus", dependencies: ["AlarmFuzzing", "AlarmCore", "AlarmDaemon", "SDBus", "CSystemd", "CSQLite", "TestSupport"],
                           path: "tools/fuzz/alarmd-fuzz-bus"),
 
-        // Test peers speaking published protocols: notification server, app, logind.
-        .executableTarget(name: "alarmd-test-peer", dependencies: ["SDBus", "AlarmCore"], path: "Tests/TestPeer"),
         // The zone oracle: AlarmCore's zones against glibc's for every file of a zone database.
         // Optimised even in a debug build: it converts about a million instants.
         .executableTarget(name: "alarmd-zone-oracle", dependencies: ["AlarmCore"], path: "Tests/ZoneOracle",
                           swiftSettings: [.unsafeFlags(["-O"])]),
-        .target(name: "TestSupport", dependencies: ["SDBus", "AlarmCore"], path: "Tests/TestSupport"),
-        .testTarget(name: "DaemonTests", dependencies: ["AlarmDaemon", "SDBus", "SystemFiles", "TestSupport"], path: "Tests/DaemonTests"),
-        .testTarget(name: "AlarmCoreTests", dependencies: ["AlarmCore", "AlarmFuzzing", "TestSupport"], path: "Tests/AlarmCoreTests"),
-        .testTarget(name: "AlarmClientTests", dependencies: ["AlarmClient", "AlarmCore", "TestSupport"], path: "Tests/AlarmClientTests"),
-        .testTarget(name: "CrashModelTests", dependencies: ["CrashModel", "AlarmCore"], path: "Tests/CrashModelTests"),
-        .testTarget(name: "IntegrationTests", dependencies: ["TestSupport", "SDBus", "AlarmCore", "AlarmDaemon", "AlarmClient", "CSystemd", "alarmd", "alarmctl", "alarmd-test-peer", "alarmd-bench", "alarmd-floor", "alarmd-crash", "alarmd-fuzz-bus", "alarmd-zone-oracle"],
-                    path: "Tests/IntegrationTests"),
-    ],
-    swiftLanguageModes: [.v6]
-)
+    ]
+}

@@ -169,7 +169,7 @@ func printedId(_ h: Harness, _ out: String) throws -> String {
     @Test func documentedAlarmctlExamplesRun() throws {
         let h = try Harness()
         var commands: [String] = []
-        for (_, text) in try DocumentationTests.documents() {
+        for (_, text) in try readerDocuments() {
             var inCode = false
             for raw in text.split(separator: "\n", omittingEmptySubsequences: false) {
                 if raw.hasPrefix("```") { inCode.toggle(); continue }

@@ -15,7 +15,7 @@ import TestSupport
         let log = dir.path + "/oracle.log"
         let seed = ProcessInfo.processInfo.environment["ALARMD_TEST_SEED"].flatMap { UInt64($0) } ?? UInt64.random(in: 0...UInt64(UInt32.max))
         let fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        let oracle = try ChildProcess(Products.directory + "/alarmd-zone-oracle", ["--seed", "\(seed)"],
+        let oracle = try ChildProcess(Products.tool("alarmd-zone-oracle"), ["--seed", "\(seed)"],
                                       stdoutPipe: fd, stderrPath: log, ownProcessGroup: true)
         close(fd)
         let status = oracle.wait(timeout: 300)

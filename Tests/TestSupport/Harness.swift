@@ -5,24 +5,23 @@ import AlarmCore
 import Foundation
 import Glibc
 import SDBus
-import TestSupport
 
 /// One private bus, one state directory, the real daemon and a subscribed client.
-final class Harness {
-    let bus: TestBus
-    let state = TempDir("alarmd-state")
-    private(set) var daemon: DaemonProcess!
-    private(set) var client: Client!
+public final class Harness {
+    public let bus: TestBus
+    public let state = TempDir("alarmd-state")
+    public private(set) var daemon: DaemonProcess!
+    public private(set) var client: Client!
 
     private var extraArgs: [String] = []
     private var environment: [String: String] = [:]
     private var launcher: [String] = []
     /// The test notification server, when the test asked for one.
-    private(set) var notifier: NotificationPeer?
+    public private(set) var notifier: NotificationPeer?
 
     /// `config`: the text of alarmd.conf; `notifications`: start the test notification server first;
     /// `desktopEntries`: app id → desktop file text, found through XDG_DATA_HOME; `launcher`: see DaemonProcess.
-    init(config: String? = nil, notifications: Bool = false, desktopEntries: [String: String] = [:],
+    public init(config: String? = nil, notifications: Bool = false, desktopEntries: [String: String] = [:],
          extraArgs moreArgs: [String] = [], environment env: [String: String] = [:], launcher: [String] = []) throws {
         bus = try TestBus()
         self.launcher = launcher
@@ -44,7 +43,7 @@ final class Harness {
 
     /// Starts the test notification server, or a new one in place of the running one (its
     /// notifications go with it, as when a desktop's notification daemon restarts).
-    func startNotifier() throws {
+    public func startNotifier() throws {
         notifier = nil
         _ = eventually { !client.nameHasOwner("org.freedesktop.Notifications") }
         notifier = try NotificationPeer(bus: bus)
@@ -52,7 +51,7 @@ final class Harness {
 
     /// The client subscribes before the daemon starts, as a long-lived applet would: it sees what
     /// the daemon signals about its own start-up (alarms missed or due while it was down).
-    func start() throws {
+    public func start() throws {
         client = try Client(address: bus.address)
         try client.subscribe()
         daemon = try DaemonProcess(bus: bus, stateDir: state.path + "/state", extraArgs: extraArgs, environment: environment,
@@ -60,7 +59,7 @@ final class Harness {
     }
 
     /// Ends the daemon (SIGKILL or SIGTERM), waits until the bus has forgotten it, and starts a new one.
-    func restart(kill9: Bool, dropping dropped: [String] = []) throws {
+    public func restart(kill9: Bool, dropping dropped: [String] = []) throws {
         if kill9 { daemon.kill9() } else { daemon.process.stop() }
         let probe = try Client(address: bus.address)
         _ = eventually { !probe.nameHasOwner(managerName) }
@@ -69,50 +68,50 @@ final class Harness {
     }
 
     /// Starts the daemon again after it died by itself (a crash the test provoked).
-    func startAgain(dropping dropped: [String]) throws {
+    public func startAgain(dropping dropped: [String]) throws {
         _ = daemon.process.wait(timeout: 10)
         try restart(kill9: true, dropping: dropped)
     }
 
     /// A new connection that registers as `app`.
-    func app(_ app: String) throws -> Client {
+    public func app(_ app: String) throws -> Client {
         let c = try Client(address: bus.address)
         try c.call("RegisterApp", [.string(app)])
         return c
     }
 
-    func busctl(_ args: [String]) throws -> (status: Int32, out: String, err: String) {
+    public func busctl(_ args: [String]) throws -> (status: Int32, out: String, err: String) {
         try runCommand("/usr/bin/busctl", ["--address=\(bus.address)"] + args)
     }
 
     /// `busctl call` on the manager.
-    func busctlCall(_ args: [String]) throws -> (status: Int32, out: String, err: String) {
+    public func busctlCall(_ args: [String]) throws -> (status: Int32, out: String, err: String) {
         try busctl(["call", managerName, managerPath, managerInterface] + args)
     }
 }
 
-let usec = usecPerSecond
+public let usec = usecPerSecond
 
 /// The error a call failed with, or nil if it succeeded.
-func callError(_ body: () throws(BusError) -> Void) -> BusError? {
+public func callError(_ body: () throws(BusError) -> Void) -> BusError? {
     do { try body() } catch { return error }
     return nil
 }
 
 /// Property maps without the clock-computed entries, for comparing snapshots taken at different times.
-func stable(_ alarms: [[String: Value]]) -> [[String: Value]] {
+public func stable(_ alarms: [[String: Value]]) -> [[String: Value]] {
     alarms.map { $0.filter { $0.key != "Progress" && $0.key != "RemainingUSec" } }
         .sorted { ($0["Id"]?.stringValue ?? "") < ($1["Id"]?.stringValue ?? "") }
 }
 
-func uint64(_ v: Value?) -> UInt64 {
+public func uint64(_ v: Value?) -> UInt64 {
     if case .uint64(let x)? = v?.unwrapped { return x }
     return 0
 }
 
 /// The shipped manual pages laid out as installed (`manN/page.N`), for `MANPATH`: systemd-analyze
 /// verify runs `man` for each page a unit's `Documentation=` names.
-func shippedManPages() throws -> TempDir {
+public func shippedManPages() throws -> TempDir {
     let dir = TempDir("alarmd-man")
     for page in try FileManager.default.contentsOfDirectory(atPath: Products.sourceRoot + "/docs/man") {
         guard let section = page.split(separator: ".").last else { continue }

@@ -38,7 +38,7 @@ import Testing
         // quarantine: its memory says nothing about leaks there.
         let sanitized = dlsym(nil, "__asan_init") != nil
             || dlsym(nil, "__tsan_init") != nil
-        let r = try runCommand(Products.directory + "/alarmd-fuzz-bus",
+        let r = try runCommand(Products.tool("alarmd-fuzz-bus"),
                                ["--address", h.bus.address, "--calls", "3000", "--seed", seed, "--huge-bytes", "1048576"]
                                 + (sanitized ? [] : ["--rss-growth-kib", "4096"]), timeout: 120)
         print(r.out)

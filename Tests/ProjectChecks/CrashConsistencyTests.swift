@@ -17,7 +17,7 @@ import TestSupport
         let log = dir.path + "/out"
         let fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         // Its own process group: on a hang its bus and alarmd go with it.
-        let run = try ChildProcess(Products.directory + "/alarmd-crash", args + ["--alarmd", Products.alarmd],
+        let run = try ChildProcess(Products.tool("alarmd-crash"), args + ["--alarmd", Products.alarmd],
                                    stdoutPipe: fd, stderrPath: log, ownProcessGroup: true)
         close(fd)
         let status = run.wait(timeout: 300)

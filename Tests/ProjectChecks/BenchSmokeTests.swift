@@ -15,7 +15,7 @@ import TestSupport
         let out = dir.path + "/results.json", log = dir.path + "/bench.log"
         let fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         // Its own process group: on a hang every bus, daemon and worker it started goes with it.
-        let bench = try ChildProcess(Products.directory + "/alarmd-bench", ["--tiny", "--out", out, "--alarmd", Products.alarmd],
+        let bench = try ChildProcess(Products.tool("alarmd-bench"), ["--tiny", "--out", out, "--alarmd", Products.alarmd],
                                      stdoutPipe: fd, stderrPath: log, ownProcessGroup: true)
         close(fd)
         let status = bench.wait(timeout: 600)

@@ -34,14 +34,6 @@ struct DocumentationTests {
         return out
     }
 
-    /// The documents a reader is sent to, in the order the example tests read them: the README, then
-    /// docs/*.md by name (a block that uses the walk-through's `$M` must come after it in this order).
-    static func documents() throws -> [(path: String, text: String)] {
-        let docs = try FileManager.default.contentsOfDirectory(atPath: Products.sourceRoot + "/docs")
-            .filter { $0.hasSuffix(".md") }.sorted().map { "docs/" + $0 }
-        return try (["README.md"] + docs).map { ($0, try String(contentsOfFile: Products.sourceRoot + "/" + $0, encoding: .utf8)) }
-    }
-
     static let marker = "<!-- doc-test: "
 
     /// The blocks of the README and docs/ that a test runs verbatim, each marked by
@@ -53,7 +45,7 @@ struct DocumentationTests {
     /// whichever document holds it; a name marked in two places is an error, not a choice.
     static func docBlock(_ name: String) throws -> String {
         var found: [(file: String, block: String)] = []
-        for (file, text) in try documents() {
+        for (file, text) in try readerDocuments() {
             let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
             for (at, line) in lines.enumerated() where line.hasPrefix(Self.marker + name + " ") || line == Self.marker + name + " -->" {
                 guard at + 1 < lines.count, lines[at + 1].hasPrefix("```"),
@@ -71,7 +63,7 @@ struct DocumentationTests {
     /// Every marked block, in every document, is one a test runs, and is found as such.
     @Test func everyMarkedDocBlockIsRun() throws {
         var marked: [String] = []
-        for (file, text) in try Self.documents() {
+        for (file, text) in try readerDocuments() {
             // The marker's old name would hide a block from this check.
             #expect(!text.contains("<!-- README-test:"), "\(file) still uses the old marker <!-- README-test:")
             marked += text.split(separator: "\n").filter { $0.hasPrefix(Self.marker) }
@@ -80,7 +72,7 @@ struct DocumentationTests {
         #expect(marked.sorted() == Self.verbatimBlocks.keys.sorted(), "marked: \(marked)")
         for (name, file) in Self.verbatimBlocks {
             #expect(try !Self.docBlock(name).isEmpty)
-            let test = try String(contentsOfFile: Products.sourceRoot + "/Tests/IntegrationTests/" + file, encoding: .utf8)
+            let test = try String(contentsOfFile: Products.sourceRoot + "/Tests/ProjectChecks/" + file, encoding: .utf8)
             #expect(test.contains("docBlock(\"\(name)\")"), "\(file) does not run the block \(name)")
         }
     }

@@ -317,7 +317,7 @@ import Testing
     @Test func documentedBusctlExamplesRun() throws {
         let h = try Harness()
         var commands: [String] = []
-        for (_, doc) in try DocumentationTests.documents() {
+        for (_, doc) in try readerDocuments() {
             var pending = ""
             var inCode = false
             for raw in doc.split(separator: "\n", omittingEmptySubsequences: false) {
