@@ -51,7 +51,7 @@ SWIFT_BUILD = $(SWIFT) build $(STRICT)
 # a tool, or of the checks that run them, goes through TOOLS.
 TOOLS = ALARMD_TOOLS=1
 
-.PHONY: all deps build-deps run-deps build run install-check install-files install-payload deb deb13 test-package test-package13 test lint-reuse test-swift test-unit test-integration test-checks test-asan test-tsan valgrind-leaks test-unit-sandbox test-desktop test-gnome test-gnome48 test-gnome50 test-next lint-gnome gnome-pot bench docs install install-gnome-extension uninstall clean crash-test fuzz-core fuzz-bus plasma-applet install-plasma-applet install-plasma-applet-if-built test-plasma plasma-pot plasma6-applet plasma6-applet-here test-plasma6 test-plasma67 test-wake
+.PHONY: all deps build-deps run-deps build run install-check install-files install-payload deb deb13 test-package test-package13 test lint-reuse test-swift test-unit test-integration test-checks test-tools test-asan test-tsan valgrind-leaks test-unit-sandbox test-desktop test-gnome test-gnome48 test-gnome50 test-next lint-gnome gnome-pot bench docs install install-gnome-extension uninstall clean crash-test fuzz-core fuzz-bus plasma-applet install-plasma-applet install-plasma-applet-if-built test-plasma plasma-pot plasma6-applet plasma6-applet-here test-plasma6 test-plasma67 test-wake
 
 # A bare `make` builds, as the README's "From source" says.
 all: build
@@ -115,8 +115,12 @@ test-integration:
 	$(SWIFT) test --skip-build --disable-xctest --filter '^IntegrationTests\.'
 
 test-checks:
-	$(TOOLS) $(SWIFT_BUILD) --build-tests
+	$(SWIFT_BUILD) --build-tests
 	$(SWIFT) test --skip-build --disable-xctest --filter '^ProjectChecks\.'
+
+test-tools:
+	$(TOOLS) $(SWIFT_BUILD) --build-tests
+	$(SWIFT) test --skip-build --disable-xctest --filter '^ToolChecks\.'
 
 # The Swift suite under AddressSanitizer (with LeakSanitizer) or ThreadSanitizer (docs/sanitizers.md),
 # each built into a scratch path of its own, so the normal build stays valid; the integration tests run

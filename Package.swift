@@ -62,10 +62,9 @@ let package = Package(
         // ... the daemon's behaviour: the built alarmd on private buses, driven by clients, alarmctl and test peers, ...
         .testTarget(name: "IntegrationTests", dependencies: ["TestSupport", "SDBus", "AlarmCore", "AlarmClient", "CSystemd", "alarmd", "alarmctl", "alarmd-test-peer"],
                     path: "Tests/IntegrationTests"),
-        // ... and the project's checks: docs, man pages, completions, packaging, code generation, and the
-        // tools below in small runs. The tools are not its dependencies: it runs the binaries `make
-        // test-checks` builds beside it (ALARMD_TOOLS=1), and fails naming any that is missing.
-        .testTarget(name: "ProjectChecks", dependencies: ["TestSupport", "SDBus", "AlarmCore", "AlarmDaemon", "AlarmClient", "alarmd", "alarmctl", "alarmd-test-peer"],
+        // ... and the project's checks: docs, man pages, completions, packaging, code generation (the
+        // tools' own checks, ToolChecks, below).
+        .testTarget(name: "ProjectChecks", dependencies: ["TestSupport", "SDBus", "AlarmCore", "AlarmClient", "alarmd", "alarmctl", "alarmd-test-peer"],
                     path: "Tests/ProjectChecks"),
     ],
     swiftLanguageModes: [.v6]
@@ -74,9 +73,12 @@ let package = Package(
 // The tools, declared only with ALARMD_TOOLS=1 in the environment (the Makefile's tool and test targets
 // set it): `swift build` builds every target a package declares, needed by a test or not, so that
 // `swift build --build-tests` would otherwise build them all for the unit and integration tests, which
-// never run them. ProjectChecks runs them in small runs.
+// never run them. ToolChecks runs each in a small run.
 if Context.environment["ALARMD_TOOLS"] == "1" {
     package.targets += [
+        .testTarget(name: "ToolChecks", dependencies: ["TestSupport", "SDBus", "AlarmCore", "AlarmDaemon", "alarmd", "alarmd-test-peer",
+                                                       "alarmd-bench", "alarmd-floor", "alarmd-crash", "alarmd-fuzz-bus", "alarmd-zone-oracle"],
+                    path: "Tests/ToolChecks"),
         // The floor `make bench` measures alarmd's idle memory and size against: sd-bus, SQLite, nothing else.
         .executableTarget(name: "alarmd-floor", dependencies: ["SDBus", "CSQLite"], path: "tools/bench/Floor"),
         .executableTarget(name: "alarmd-bench", dependencies: ["AlarmCore", "SDBus", "CSystemd", "TestSupport"], path: "tools/bench/AlarmBench"),

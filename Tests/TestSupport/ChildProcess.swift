@@ -129,13 +129,13 @@ public enum Products {
     public static var alarmd: String { directory + "/alarmd" }
     public static var alarmctl: String { directory + "/alarmctl" }
 
-    /// A tool only ProjectChecks runs (alarmd-bench, alarmd-crash, alarmd-fuzz-bus, alarmd-zone-oracle),
-    /// which no test target depends on: Package.swift declares the tools only with ALARMD_TOOLS=1, so
-    /// that `swift build --build-tests` builds none of them. Throws when it is not built.
+    /// A tool ToolChecks runs (alarmd-bench, alarmd-crash, alarmd-fuzz-bus, alarmd-zone-oracle):
+    /// Package.swift declares them, and ToolChecks, only with ALARMD_TOOLS=1, so that `swift build
+    /// --build-tests` builds none of them. Throws when it is not built.
     public static func tool(_ name: String) throws -> String {
         let path = directory + "/" + name
         guard FileManager.default.isExecutableFile(atPath: path) else {
-            throw TestFailure("\(name) is not built (\(path)): `make test-checks` builds it, as does `ALARMD_TOOLS=1 swift build --build-tests`")
+            throw TestFailure("\(name) is not built (\(path)): `make test-tools` builds it, as does `ALARMD_TOOLS=1 swift build --build-tests`")
         }
         return path
     }
