@@ -26,13 +26,22 @@ public enum AlertAnswer: Equatable, Sendable {
         self = .action(a)
     }
 
-    /// From a NotificationClosed reason: 1 expired, 2 dismissed by the user; nil for the others
-    /// (3 closed by alarmd itself, 4 undefined), which are no answer.
+    /// The Desktop Notifications spec's reasons in `NotificationClosed`.
+    public enum CloseReason: UInt32, Sendable {
+        case expired = 1
+        case dismissed = 2
+        /// Closed by `CloseNotification`: alarmd itself.
+        case closedByCall = 3
+        case undefined = 4
+    }
+
+    /// From a NotificationClosed reason; nil for those that are no answer (alarmd closed it, or
+    /// the server does not say) and for numbers the spec does not define.
     public init?(closedBecause reason: UInt32) {
-        switch reason {
-        case 1: self = .expired
-        case 2: self = .dismissed
-        default: return nil
+        switch CloseReason(rawValue: reason) {
+        case .expired?: self = .expired
+        case .dismissed?: self = .dismissed
+        case .closedByCall?, .undefined?, nil: return nil
         }
     }
 

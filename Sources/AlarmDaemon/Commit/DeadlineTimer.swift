@@ -99,10 +99,12 @@ final class DeadlineTimer {
 
     /// Either timer: a step (reported by one or both) is handled once, before the deadline.
     private func readable() {
+        // A timerfd reads as its count of expirations, or fails with ECANCELED after a step.
         var expirations: UInt64 = 0
-        let stepped = read(stepFD, &expirations, 8) < 0 && errno == ECANCELED
-        let r = read(fd, &expirations, 8)
+        let size = MemoryLayout<UInt64>.size
+        let stepped = read(stepFD, &expirations, size) < 0 && errno == ECANCELED
+        let r = read(fd, &expirations, size)
         if stepped || (r < 0 && errno == ECANCELED) { onClockStep() }
-        if r == 8 { onExpire() }
+        if r == size { onExpire() }
     }
 }

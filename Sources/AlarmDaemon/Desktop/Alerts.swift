@@ -130,7 +130,7 @@ final class Alerts: ChangeSubscriber {
     private func show(_ a: Alarm, _ text: (summary: String, body: String), actions: [(String, String)], critical: Bool) {
         var n = notification(a, text, category: "x-alarmd.alarm")
         // The daemon plays the sound itself: ask the server not to add its own.
-        n.hints += [("urgency", .byte(critical ? 2 : 1)), ("suppress-sound", .bool(true))]
+        n.hints += [Notification.urgency(critical ? .critical : .normal), ("suppress-sound", .bool(true))]
         if critical { n.hints.append(("resident", .bool(true))) }
         // A lock screen may name the alarm (GNOME lists only "alarmd" for notifications without it).
         n.hints.append(("x-gnome-privacy-scope", .string("system")))
@@ -165,7 +165,7 @@ final class Alerts: ChangeSubscriber {
         let text = AlertText.missed(list, in: engine.timeZone)
         Log.info("missed: \(list.map(\.id).joined(separator: ", "))")
         let n = Notification(icon: icons.icon("alarmd-alarm"), summary: text.summary, body: text.body.markupEscaped,
-                             hints: [("urgency", .byte(1)), ("category", .string("x-alarmd.missed"))],
+                             hints: [Notification.urgency(.normal), ("category", .string("x-alarmd.missed"))],
                              expireTimeout: 0)
         notifier.notify(n, events: { _ in }, done: { _ in })
     }
@@ -173,7 +173,7 @@ final class Alerts: ChangeSubscriber {
     /// A silent countdown (`ring: false`) ended: a plain notification with its completion message.
     private func completed(_ a: Alarm) {
         var n = notification(a, AlertText.completed(a), category: "x-alarmd.completed")
-        n.hints.append(("urgency", .byte(1)))
+        n.hints.append(Notification.urgency(.normal))
         n.actions = AlertText.openAction(a)
         let id = a.id
         notifier.notify(n, events: { [unowned self] event in

@@ -47,7 +47,7 @@ final class AuthorizationPrompter {
                              summary: "Allow “\(name)” to ring alarms?",
                              body: "\(why.markupEscaped)\n\nAlarms and timers from “\(name.markupEscaped)” ring even when it is closed.",
                              actions: [("allow", "Allow"), ("deny", "Don't Allow")],
-                             hints: [("urgency", .byte(1)), ("x-alarmd-app-id", .string(app))],
+                             hints: [Notification.urgency(.normal), ("x-alarmd-app-id", .string(app))],
                              expireTimeout: 0)
         Log.info("asking the user whether '\(app)' may ring alarms")
         notifier.notify(n, events: { [unowned self] event in

@@ -16,13 +16,21 @@ struct Notification {
     var hints: [(String, Value)] = []
     /// ms; -1 = the server's default, 0 = never expires.
     var expireTimeout: Int32 = -1
+
+    /// The spec's urgency levels, the byte of the `urgency` hint.
+    enum Urgency: UInt8 {
+        case low = 0, normal = 1, critical = 2
+    }
+
+    /// The `urgency` hint.
+    static func urgency(_ level: Urgency) -> (String, Value) { ("urgency", .byte(level.rawValue)) }
 }
 
 /// Client of the Desktop Notifications protocol (`org.freedesktop.Notifications`).
 final class Notifier {
     enum Event {
         case action(String)
-        /// 1 expired, 2 dismissed by the user, 3 closed by CloseNotification, 4 undefined.
+        /// The NotificationClosed reason (`AlertAnswer.CloseReason` names them).
         case closed(UInt32)
     }
 

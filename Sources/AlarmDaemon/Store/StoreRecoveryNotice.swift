@@ -39,7 +39,7 @@ final class StoreRecoveryNotice {
         appearedWhileSending = false
         let text = recovery.damage.notification(kept: recovery.keptPath)
         let n = Notification(icon: "dialog-warning", summary: text.summary, body: text.body.markupEscaped,
-                             hints: [("urgency", .byte(2)), ("category", .string(Contract.StoreRecovery.notificationCategory))],
+                             hints: [Notification.urgency(.critical), ("category", .string(Contract.StoreRecovery.notificationCategory))],
                              expireTimeout: 0)
         notifier.notify(n, events: { _ in }, done: { [weak self] result in
             guard let self else { return }
