@@ -72,10 +72,11 @@ public final class AlarmManagerProxy {
 
     /// The caller's authorization state (`GetAuthorizationState`), without asking the user.
     ///
-    /// - Returns: `authorized`, `denied` or `notDetermined`.
+    /// - Returns: `authorized`, `denied` or `notDetermined`; nil for a state this library does not
+    ///   know (a newer alarmd's).
     /// - Throws: `BusError` when the call fails.
-    public func authorizationState() throws(BusError) -> String {
-        try call("GetAuthorizationState").first?.stringValue ?? ""
+    public func authorizationState() throws(BusError) -> AuthorizationState? {
+        try call("GetAuthorizationState").first?.stringValue.flatMap(AuthorizationState.init(rawValue:))
     }
 
     /// Asks the user whether the caller may ring alarms (`RequestAuthorization`), when it is
@@ -89,10 +90,10 @@ public final class AlarmManagerProxy {
     /// - Parameter usage: Why the app rings alarms, in words for the user (AlarmKit's usage
     ///   description); not empty, at most 512 characters.
     /// - Returns: The state after the question: `authorized`, `denied` or `notDetermined` (the
-    ///   prompt closed, or timed out, without an answer).
+    ///   prompt closed, or timed out, without an answer); nil for a state this library does not know.
     /// - Throws: `BusError`: `org.alarmd.Error.InvalidArgument` for an empty or too long `usage`.
-    public func requestAuthorization(usage: String) throws(BusError) -> String {
-        try call("RequestAuthorization", [.string(usage)]).first?.stringValue ?? ""
+    public func requestAuthorization(usage: String) throws(BusError) -> AuthorizationState? {
+        try call("RequestAuthorization", [.string(usage)]).first?.stringValue.flatMap(AuthorizationState.init(rawValue:))
     }
 
     /// Grants, denies or resets an app's authorization (`SetAuthorization`): for the user's own
@@ -105,21 +106,22 @@ public final class AlarmManagerProxy {
     ///   - app: The app's id; empty for the user's own tools.
     ///   - state: `authorized`, `denied` or `notDetermined` (reset).
     /// - Throws: `BusError`: `org.alarmd.Error.NotAuthorized` when the caller is an app,
-    ///   `InvalidArgument` for any other state.
-    public func setAuthorization(app: String, state: String) throws(BusError) {
-        try call("SetAuthorization", [.string(app), .string(state)])
+    ///   `InvalidArgument` for an id that is not an app id.
+    public func setAuthorization(app: String, state: AuthorizationState) throws(BusError) {
+        try call("SetAuthorization", [.string(app), .string(state.rawValue)])
     }
 
     /// Every app alarmd knows and its authorization state (`ListAuthorizations`): for the user's
     /// own tools only.
     ///
-    /// - Returns: One pair per app, in no particular order; the empty `app` is the user's own tools.
+    /// - Returns: One pair per app, in no particular order; the state nil where this library does
+    ///   not know it (a newer alarmd's).
     /// - Throws: `BusError`: `org.alarmd.Error.NotAuthorized` when the caller is an app.
-    public func authorizations() throws(BusError) -> [(app: String, state: String)] {
+    public func authorizations() throws(BusError) -> [(app: String, state: AuthorizationState?)] {
         guard case .dict(_, _, let entries)? = try call("ListAuthorizations").first else { return [] }
         return entries.compactMap { e in
             guard let app = e.key.stringValue, let state = e.value.stringValue else { return nil }
-            return (app, state)
+            return (app, AuthorizationState(rawValue: state))
         }
     }
 

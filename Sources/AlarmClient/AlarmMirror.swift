@@ -18,11 +18,12 @@ public enum MirrorEvent: Sendable {
     case changed(old: AlarmSnapshot, new: AlarmSnapshot, names: [String])
     /// An alarm went, as it was last mirrored.
     ///
-    /// `reason` from AlarmRemoved (`stopped`, `cancelled`, …), empty when only InterfacesRemoved told.
-    case removed(AlarmSnapshot, reason: String)
-    /// An app's authorization changed (`AuthorizationChanged`): the app's id, empty for the user's
-    /// own tools, and its new state, `authorized`, `denied` or `notDetermined`.
-    case authorizationChanged(app: String, state: String)
+    /// `reason` from AlarmRemoved (`stopped`, `cancelled`, …); nil when only InterfacesRemoved
+    /// told, or for a reason this library does not know (a newer alarmd's).
+    case removed(AlarmSnapshot, reason: RemovalReason?)
+    /// An app's authorization changed (`AuthorizationChanged`): the app's id and its new state,
+    /// `authorized`, `denied` or `notDetermined` (nil for a state this library does not know).
+    case authorizationChanged(app: String, state: AuthorizationState?)
     /// ``AlarmMirror/nextFireTime`` moved (`NextFireTimeUSec`); its new value.
     case nextFireTimeChanged(USec)
     /// alarmd took its name on the bus (it started, or started again); the mirror has just read
@@ -141,7 +142,7 @@ public final class AlarmMirror {
             alarms[id] = snapshot
             onEvent(self, .added(snapshot))
         case "InterfacesRemoved":
-            if let old = alarms.removeValue(forKey: id) { onEvent(self, .removed(old, reason: "")) }
+            if let old = alarms.removeValue(forKey: id) { onEvent(self, .removed(old, reason: nil)) }
         default: break
         }
     }
@@ -170,10 +171,10 @@ public final class AlarmMirror {
         case "AlarmRemoved" where strings.count == 3:
             // Sent before InterfacesRemoved, so the reason is known when the alarm goes.
             if let id = try? AlarmID.normalize(strings[0]), let old = alarms.removeValue(forKey: id) {
-                onEvent(self, .removed(old, reason: strings[2]))
+                onEvent(self, .removed(old, reason: RemovalReason(rawValue: strings[2])))
             }
         case "AuthorizationChanged" where strings.count == 2:
-            onEvent(self, .authorizationChanged(app: strings[0], state: strings[1]))
+            onEvent(self, .authorizationChanged(app: strings[0], state: AuthorizationState(rawValue: strings[1])))
         default: break
         }
     }

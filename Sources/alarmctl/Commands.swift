@@ -348,7 +348,11 @@ struct Commands {
         if sub == "list" {
             guard a.positional.count <= 1 else { throw .usage("'auth list' takes no arguments", command: "auth") }
             let all: [(app: String, state: String)]
-            do { all = try proxy.authorizations() } catch { throw .bus(error, doing: "cannot list authorizations") }
+            do {
+                all = try proxy.authorizations().map { ($0.app, $0.state?.rawValue ?? "unknown") }
+            } catch {
+                throw .bus(error, doing: "cannot list authorizations")
+            }
             if let mode = a.json {
                 out.line(JSON.text(Dictionary(all.map { ($0.app, $0.state) }, uniquingKeysWith: { x, _ in x }), mode))
             } else if all.isEmpty {
@@ -358,13 +362,13 @@ struct Commands {
             }
             return 0
         }
-        let states = ["allow": "authorized", "deny": "denied", "reset": "notDetermined"]
+        let states: [String: AuthorizationState] = ["allow": .authorized, "deny": .denied, "reset": .notDetermined]
         guard let state = states[sub] else { throw .usage("unknown 'auth' command '\(sub)': use list, allow, deny or reset", command: "auth") }
         if a.json != nil { throw .usage("'auth \(sub)' prints no JSON: --json works with \(Invocation.jsonCommands)", command: "auth") }
         guard a.positional.count == 2 else { throw .usage("'auth \(sub)' needs one app id, such as org.gnome.clocks", command: "auth") }
         let app = a.positional[1]
         do { try proxy.setAuthorization(app: app, state: state) } catch { throw .bus(error, doing: "cannot \(sub) \(app)") }
-        out.line("\(app): \(state)")
+        out.line("\(app): \(state.rawValue)")
         return 0
     }
 

@@ -55,10 +55,11 @@ final class Monitor {
             if old.stateName != new.stateName { fields["old_state"] = old.stateName }
             emit("changed", "\(IDPrefix.short(new.id)) \(text)", fields)
         case .removed(let s, let reason):
-            emit("removed", "\(IDPrefix.short(s.id)) \"\(s.title)\" \(reason.isEmpty ? "removed" : reason)",
-                 ["id": s.id, "reason": reason, "title": s.title])
+            emit("removed", "\(IDPrefix.short(s.id)) \"\(s.title)\" \(reason?.rawValue ?? "removed")",
+                 ["id": s.id, "reason": reason?.rawValue ?? "", "title": s.title])
         case .authorizationChanged(let app, let state):
-            emit("authorization", "\(app) \(state)", ["app": app, "state": state])
+            let name = state?.rawValue ?? "unknown"
+            emit("authorization", "\(app) \(name)", ["app": app, "state": name])
         case .nextFireTimeChanged(let t):
             emit("next", t == 0 ? "no alarm pending" : "\(TimeText.local(t, now: now)) (\(TimeText.relative(t, from: now)))",
                  ["next_fire_usec": t])

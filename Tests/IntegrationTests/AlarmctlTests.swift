@@ -223,7 +223,7 @@ func printedId(_ h: Harness, _ out: String) throws -> String {
         #expect(try h.alarmctl(["auth", "deny", "org.example.Spam"]).status == 0)
         let listed = try h.alarmctl(["auth", "list"]).out
         #expect(listed.contains("org.example.Clock") && listed.contains("authorized") && listed.contains("denied"))
-        #expect(try AlarmManagerProxy(bus: h.client.bus).authorizations().map { "\($0.app)=\($0.state)" }.sorted()
+        #expect(try AlarmManagerProxy(bus: h.client.bus).authorizations().map { "\($0.app)=\($0.state?.rawValue ?? "?")" }.sorted()
                 == ["org.example.Clock=authorized", "org.example.Spam=denied"])
         #expect(try h.alarmctl(["auth", "reset", "org.example.Spam"]).status == 0)
         #expect(try h.alarmctl(["auth", "frob", "x"]).status == 2)
@@ -589,7 +589,7 @@ extension AlarmctlTests {
         // auth list: app → state, as ListAuthorizations has it.
         for mode in ["--json", "--json=pretty"] {
             let auth = try #require(try parse(["auth", "list", mode]).object as? [String: String])
-            #expect(auth == Dictionary(uniqueKeysWithValues: try proxy.authorizations().map { ($0.app, $0.state) }), "\(auth)")
+            #expect(auth == Dictionary(uniqueKeysWithValues: try proxy.authorizations().map { ($0.app, $0.state?.rawValue ?? "?") }), "\(auth)")
             #expect(auth == ["org.example.Clock": "authorized", "org.example.Spam": "denied"])
         }
         let allow = try h.alarmctl(["auth", "allow", "org.example.X", "--json"])

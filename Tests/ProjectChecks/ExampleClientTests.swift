@@ -62,7 +62,7 @@ import Testing
 
         // alarmd's side: each app authorized, its timer rang and was stopped by it, nothing left.
         try h.client.barrier()
-        let authorized = try AlarmManagerProxy(bus: h.client.bus).authorizations().map { "\($0.app)=\($0.state)" }.sorted()
+        let authorized = try AlarmManagerProxy(bus: h.client.bus).authorizations().map { "\($0.app)=\($0.state?.rawValue ?? "?")" }.sorted()
         #expect(authorized == Self.apps.map { "\($0)=authorized" }.sorted())
         let removed = h.client.signals.named("AlarmRemoved").map { $0.args.compactMap { $0.stringValue } }
         #expect(removed.map { $0.dropFirst().map { $0 } } == Self.apps.map { [$0, "stopped"] })
