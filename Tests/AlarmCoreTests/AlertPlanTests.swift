@@ -9,10 +9,8 @@ import Testing
 struct AlertPlanTests {
     func alarm(_ state: AlarmState, fire: USec = 100, sound: String = "default", title: String = "Tea") -> Alarm {
         let (engine, _) = makeEngine()
-        var a = try! engine.schedule(["duration": .uint32(60), "title": .string(title), "sound": .string(sound)])
-        a.state = state
-        a.fireTime = fire
-        return a
+        let a = try! engine.schedule(["duration": .uint32(60), "title": .string(title), "sound": .string(sound)])
+        return a.with(state, fire: fire)
     }
 
     @Test func startsAndEnds() {
@@ -63,7 +61,7 @@ struct AlertPlanTests {
         let (engine, _) = makeEngine()
         var snooze = try engine.schedule(["duration": .uint32(60), "title": .string("Tea"), "secondary_button": .string("Snooze"),
                                           "stop_action": .string("app.done"), "tap_action": .string("https://x.org")])
-        snooze.state = .alerting
+        snooze = snooze.with(.alerting, fire: snooze.fireTime!)
         let id = snooze.id
         #expect(AlertAnswer(action: "stop")?.response(for: snooze) == AlertResponse(command: .stop(id: id), appAction: "app.done"))
         #expect(AlertAnswer(action: "secondary")?.response(for: snooze) == AlertResponse(command: .countdown(id: id)))
@@ -78,13 +76,13 @@ struct AlertPlanTests {
 
         var custom = try engine.schedule(["duration": .uint32(60), "title": .string("Tea"), "secondary_button": .string("Call"),
                                           "secondary_button_behavior": .string("custom"), "secondary_action": .string("app.call")])
-        custom.state = .alerting
+        custom = custom.with(.alerting, fire: custom.fireTime!)
         #expect(AlertAnswer.action(.secondary).response(for: custom) == AlertResponse(appAction: "app.call"), "custom: rings on")
         #expect(AlertAnswer.action(.stop).response(for: custom) == AlertResponse(command: .stop(id: custom.id)), "no stop_action")
         #expect(AlertAnswer.action(.open).response(for: custom) == AlertResponse(), "no tap_action: a click does nothing")
         #expect(AlertText.actions(custom).map(\.0) == ["stop", "secondary"] && AlertText.openAction(custom).isEmpty)
 
-        custom.state = .countdown
+        custom = custom.with(.countdown, fire: custom.fireTime!)
         #expect(AlertAnswer.dismissed.response(for: custom) == AlertResponse(), "only a ringing alarm is stopped by a dismissal")
         #expect(AlertAnswer.expired.response(for: custom) == AlertResponse(), "only a ringing alarm is shown again")
     }

@@ -68,7 +68,7 @@ import TestSupport
         let timerFire = e.alarms["11110000-0000-4000-8000-000000000001"]!.fireTime
         clock.set(monday0900 + 3_600 * sec)
         let step = try run(e, .clockStep(delta: 3_600 * Int64(sec)))
-        #expect(e.alarms["11110000-0000-4000-8000-000000000001"]?.fireTime == timerFire + 3_600 * sec,
+        #expect(e.alarms["11110000-0000-4000-8000-000000000001"]?.fireTime == timerFire.map { $0 + 3_600 * sec },
                 "a running timer keeps its remaining time across a step")
         #expect(step.upserts.count == 1)
         try run(e, .timeZoneChange(Zone.system("Europe/Berlin")))

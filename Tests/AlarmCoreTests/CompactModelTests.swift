@@ -57,9 +57,8 @@ import TestSupport
 
     /// A record no alarm can have is refused rather than loaded wrong.
     @Test func recordsOutOfRangeAreRefused() throws {
-        var a = Alarm(key: AlarmKey.random(), appId: "", config: try config(["subtitle": .string("x"), "metadata": .vardict([("k", .string("v"))])]),
-                      state: .countdown)
-        a.measuresDuration = true
+        let a = Alarm(key: AlarmKey.random(), appId: "", config: try config(["subtitle": .string("x"), "metadata": .vardict([("k", .string("v"))])]),
+                      run: .countdown(Countdown(start: 5, total: 10, measuresDuration: true), fireTime: 15))
         let good = a.record
         #expect(Alarm(record: good) == a)
         var bad: [Alarm.Record] = []
@@ -80,7 +79,7 @@ import TestSupport
 }
 
 extension AlarmConfiguration {
-    func record(key: AlarmKey) -> Alarm.Record { Alarm(key: key, appId: "", config: self, state: .scheduled).record }
+    func record(key: AlarmKey) -> Alarm.Record { Alarm(key: key, appId: "", config: self, run: .scheduled(fireTime: 0)).record }
 }
 
 @Suite struct EngineStorageTests {

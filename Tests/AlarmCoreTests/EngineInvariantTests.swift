@@ -53,7 +53,7 @@ import Testing
         let (e, _, alarms) = try busyEngine()
         // A mutation no plan makes: the same alarm, moved to another app.
         var m = Mutation()
-        m.upserts = [Alarm(key: alarms[0].key, appId: "org.example.B", config: alarms[0].config, state: .countdown)]
+        m.upserts = [Alarm(key: alarms[0].key, appId: "org.example.B", config: alarms[0].config, run: alarms[0].run)]
         e.apply(m)
         let v = e.invariantViolations()
         #expect(v.contains { $0.contains("alarms per app") }, "\(v)")
@@ -65,12 +65,5 @@ import Testing
         e.slots[slot].config.extras = [99, 1, 2]
         let v = e.invariantViolations()
         #expect(v.contains { $0.contains(alarms[3].id) && $0.contains("stored form") }, "\(v)")
-    }
-
-    @Test func aPausedAlarmWithAFireTimeIsCaught() throws {
-        let (e, _, alarms) = try busyEngine()
-        let slot = try #require(e.index.find(alarms[1].key, in: e.slots))
-        e.slots[slot].fireTime = monday0900
-        #expect(e.invariantViolations().contains { $0.contains("paused with a fire time") })
     }
 }

@@ -50,6 +50,27 @@ extension AlarmEngine {
     func state(_ id: String) -> AlarmState? { alarms[id]?.state }
 }
 
+extension Alarm {
+    /// The wire's countdown values (`CountdownStartUSec`, `CountdownTotalUSec`, `ElapsedUSec`): 0 without a countdown.
+    var countdownStart: USec { run.countdown?.start ?? 0 }
+    var countdownTotal: USec { run.countdown?.total ?? 0 }
+    var elapsed: USec { run.countdown?.elapsed ?? 0 }
+
+    /// The alarm put in `state` with the fire time `fire` (none while paused), keeping its countdown:
+    /// for tables of transitions that no plan needs to reach.
+    func with(_ state: AlarmState, fire: USec) -> Alarm {
+        var a = self
+        let c = run.countdown ?? Countdown(start: fire, total: 0, measuresDuration: true)
+        switch state {
+        case .scheduled: a.run = .scheduled(fireTime: fire)
+        case .countdown: a.run = .countdown(c, fireTime: fire)
+        case .paused: a.run = .paused(c)
+        case .alerting: a.run = .alerting(fireTime: fire, since: fire, countdown: run.countdown)
+        }
+        return a
+    }
+}
+
 func expectError(_ body: () throws(AlarmError) -> Void) -> AlarmError? {
     do { try body() } catch { return error }
     return nil

@@ -9,9 +9,8 @@ import TestSupport
 /// copy taken before a change keeps what it held.
 struct SlotStoreTests {
     func alarm(_ n: Int) -> Alarm {
-        var a = Alarm(key: AlarmKey(hi: UInt64(n), lo: 7), appId: "org.example.App",
-                      config: AlarmConfiguration(schedule: .fixed(date: 1_000)), state: .scheduled)
-        a.fireTime = UInt64(n)
+        let a = Alarm(key: AlarmKey(hi: UInt64(n), lo: 7), appId: "org.example.App",
+                      config: AlarmConfiguration(schedule: .fixed(date: 1_000)), run: .scheduled(fireTime: UInt64(n)))
         return a
     }
 
@@ -31,7 +30,7 @@ struct SlotStoreTests {
             default:
                 if !model.isEmpty {
                     let i = Int.random(in: 0..<model.count, using: &rng)
-                    store[i].fireTime = 1; model[i].fireTime = 1
+                    store[i].run = .scheduled(fireTime: 1); model[i].run = .scheduled(fireTime: 1)
                 }
             }
         }
@@ -42,7 +41,7 @@ struct SlotStoreTests {
     @Test func aCopyKeepsWhatItHeld() {
         var store = SlotStore((0..<10_000).map(alarm))
         let before = store
-        store[5_000].fireTime = 99
+        store[5_000].run = .scheduled(fireTime: 99)
         store.append(alarm(10_000))
         store.removeLast()
         store.removeLast()

@@ -21,7 +21,7 @@ enum V2Probes {
     }
 
     static func fingerprint(_ a: Alarm, now: USec) -> String {
-        var s = "\(a.id) app=\(a.appId) alertingSince=\(a.alertingSince) measuresDuration=\(String(describing: a.measuresDuration))"
+        var s = "\(a.id) app=\(a.appId) alertingSince=\(a.flat.alertingSince) measuresDuration=\(String(describing: Optional(a.flat.measuresDuration)))"
         s += " triggerIfMissed=\(a.config.triggerIfMissed)"
         for t in [now, now + 90 * usecPerSecond] {
             for (name, value) in Alarm1.properties(of: a, now: t) { s += "\n  \(name)=\(value)" }

@@ -17,12 +17,12 @@ public enum AlertText {
         var lines: [String] = []
         if a.kind == .timer { lines.append(p.completionMessage) }
         if !p.subtitle.isEmpty { lines.append(p.subtitle) }
-        if a.kind == .alarm { lines.append(clock(a.fireTime, in: zone)) }
+        if a.kind == .alarm, let fire = a.fireTime { lines.append(clock(fire, in: zone)) }
         return (p.title, lines.joined(separator: "\n"))
     }
 
     public static func snoozed(_ a: Alarm, in zone: Zone) -> (summary: String, body: String) {
-        (a.config.presentation.title, "Snoozed until \(clock(a.fireTime, in: zone))")
+        (a.config.presentation.title, "Snoozed until \(a.fireTime.map { clock($0, in: zone) } ?? "later")")
     }
 
     /// A silent countdown that ended: the template's completion push.
@@ -33,8 +33,9 @@ public enum AlertText {
 
     /// One notification for every alarm missed at once: not answered, or due while asleep or down.
     public static func missed(_ list: [Alarm], in zone: Zone) -> (summary: String, body: String) {
-        let lines = list.sorted { $0.fireTime < $1.fireTime }.map { a in
-            "\(a.config.presentation.title) — \(clock(a.fireTime, in: zone))\(a.state == .alerting ? ", not answered" : "")"
+        // Missed alarms were due (scheduled, counting down or ringing): each has its fire time.
+        let lines = list.sorted { ($0.fireTime ?? 0) < ($1.fireTime ?? 0) }.map { a in
+            "\(a.config.presentation.title) — \(a.fireTime.map { clock($0, in: zone) } ?? "")\(a.state == .alerting ? ", not answered" : "")"
         }
         return (list.count == 1 ? "Missed alarm" : "Missed alarms", lines.joined(separator: "\n"))
     }

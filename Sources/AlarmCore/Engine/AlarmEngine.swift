@@ -95,7 +95,8 @@ public final class AlarmEngine {
     public func alarms(visibleTo caller: Caller) -> AlarmSelection {
         var order: [Int32] = []
         for (i, a) in slots.enumerated() where caller.owns(a) { order.append(Int32(i)) }
-        order.sort { (slots[Int($0)].fireTime, slots[Int($0)].key) < (slots[Int($1)].fireTime, slots[Int($1)].key) }
+        // Paused ones, which have no fire time, first.
+        order.sort { (slots[Int($0)].fireTime ?? 0, slots[Int($0)].key) < (slots[Int($1)].fireTime ?? 0, slots[Int($1)].key) }
         return AlarmSelection(slots: slots, order: order)
     }
 
@@ -199,7 +200,7 @@ public final class AlarmEngine {
         if let max = limits.limit(for: caller), alarmCount(of: caller) >= max {
             throw .limitReached("app '\(caller.appId)' already has its maximum of \(max) alarms")
         }
-        var alarm = Alarm(key: id, appId: intern(caller.appId), config: config, state: .scheduled)
+        var alarm = Alarm(key: id, appId: intern(caller.appId), config: config, run: .scheduled(fireTime: 0))
         arm(&alarm, now: now, zone: timeZone)
         var m = Mutation()
         m.record(step(alarm, now: now))
@@ -231,7 +232,7 @@ public final class AlarmEngine {
         } else if alarm.phase == .warning,
                   config.warningThreshold == 0
                     || alarm.remaining(now: now) > UInt64(config.warningThreshold) * usecPerSecond {
-            alarm.phase = .normal
+            alarm.run.setPhase(.normal)
         }
         var m = Mutation()
         m.record(step(alarm, now: now))
@@ -249,11 +250,9 @@ public final class AlarmEngine {
 
     private func planPause(_ caller: Caller, id: String) throws(AlarmError) -> Mutation {
         var alarm = try self.alarm(id, visibleTo: caller)
-        try require(alarm, in: .countdown, for: "Pause")
-        let now = clock.now()
-        alarm.elapsed = alarm.countdownTotal.minusSaturating(alarm.remaining(now: now))
-        alarm.fireTime = 0
-        alarm.state = .paused
+        guard case .countdown(var c, _) = alarm.run else { throw wrongState(alarm, .countdown, for: "Pause") }
+        c.elapsed = c.total.minusSaturating(alarm.remaining(now: clock.now()))
+        alarm.run = .paused(c)
         var m = Mutation()
         m.record(.keep(alarm))
         return m
@@ -261,12 +260,11 @@ public final class AlarmEngine {
 
     private func planResume(_ caller: Caller, id: String) throws(AlarmError) -> Mutation {
         var alarm = try self.alarm(id, visibleTo: caller)
-        try require(alarm, in: .paused, for: "Resume")
+        guard case .paused(var c) = alarm.run else { throw wrongState(alarm, .paused, for: "Resume") }
         let now = clock.now()
-        alarm.countdownStart = now
-        alarm.fireTime = now.plusSaturating(alarm.countdownTotal.minusSaturating(alarm.elapsed))
-        alarm.state = .countdown
-        alarm.measuresDuration = true
+        c.start = now
+        c.measuresDuration = true
+        alarm.run = .countdown(c, fireTime: now.plusSaturating(c.total.minusSaturating(c.elapsed)))
         var m = Mutation()
         m.record(step(alarm, now: now))
         return m
@@ -323,9 +321,10 @@ public final class AlarmEngine {
         var m = Mutation()
         let now = clock.now()
         var log = StepLog(zone: timeZone)
-        for var a in slots where a.state == .countdown && a.measuresDuration == true && delta != 0 {
-            a.fireTime = a.fireTime.shifted(by: delta)
-            a.countdownStart = a.countdownStart.shifted(by: delta)
+        for var a in slots where delta != 0 {
+            guard case .countdown(var c, let fire) = a.run, c.measuresDuration else { continue }
+            c.start = c.start.shifted(by: delta)
+            a.run = .countdown(c, fireTime: fire.shifted(by: delta))
             m.record(step(a, now: now, log: &log))
         }
         recordDue(into: &m, log: &log, now: now)
@@ -340,8 +339,13 @@ public final class AlarmEngine {
         let now = clock.now()
         var log = StepLog(zone: zone)
         for a in slots {
-            guard a.config.isRelative,
-                  a.state == .scheduled || (a.state == .countdown && a.measuresDuration != true) else { continue }
+            let leadsToAnInstant: Bool
+            switch a.run {
+            case .scheduled: leadsToAnInstant = true
+            case .countdown(let c, _): leadsToAnInstant = !c.measuresDuration
+            case .paused, .alerting: leadsToAnInstant = false
+            }
+            guard a.config.isRelative, leadsToAnInstant else { continue }
             var moved = a
             arm(&moved, now: now, zone: zone)
             guard moved.fireTime != a.fireTime else { continue }
@@ -400,70 +404,57 @@ public final class AlarmEngine {
 
     // MARK: the state machine
 
+    private func wrongState(_ a: Alarm, _ state: AlarmState, for method: String) -> AlarmError {
+        .invalidState("\(method) needs an alarm in state '\(state.rawValue)', but \(a.id) is '\(a.state.rawValue)'")
+    }
+
     private func require(_ a: Alarm, in state: AlarmState, for method: String) throws(AlarmError) {
-        guard a.state == state else {
-            throw .invalidState("\(method) needs an alarm in state '\(state.rawValue)', but \(a.id) is '\(a.state.rawValue)'")
-        }
+        guard a.state == state else { throw wrongState(a, state, for: method) }
     }
 
     /// Sets the alarm's first (or re-armed) run from its configuration, wall-clock times in `zone`.
     func arm(_ a: inout Alarm, now: USec, zone: Zone) {
-        a.soundError = nil
-        a.phase = .normal
-        a.elapsed = 0
-        a.alertingSince = 0
         switch a.config.schedule {
         case .timer(let seconds, let end):
             let total = end.map { $0.minusSaturating(now) } ?? seconds * usecPerSecond
-            startCountdown(&a, now: now, total: total)
             // A timer given an end date leads up to that instant; one given a duration measures it.
-            a.measuresDuration = end == nil
+            startCountdown(&a, now: now, total: total, measuresDuration: end == nil)
         case .fixed(let date):
-            a.measuresDuration = false
-            a.state = .scheduled
-            a.fireTime = date
-            a.countdownStart = 0
-            a.countdownTotal = 0
+            a.soundError = nil
+            a.run = .scheduled(fireTime: date)
         case .relative(let hour, let minute, let days):
-            a.measuresDuration = false
-            a.state = .scheduled
-            a.fireTime = ScheduleMath.nextOccurrence(hour: hour, minute: minute, weekdays: Set(days), after: now, in: zone)
-            a.countdownStart = 0
-            a.countdownTotal = 0
+            a.soundError = nil
+            a.run = .scheduled(fireTime: ScheduleMath.nextOccurrence(hour: hour, minute: minute, weekdays: Set(days), after: now, in: zone))
         }
     }
 
-    func startCountdown(_ a: inout Alarm, now: USec, total: USec) {
+    func startCountdown(_ a: inout Alarm, now: USec, total: USec, measuresDuration: Bool = true) {
         a.soundError = nil
-        a.state = .countdown
-        a.phase = .normal
-        a.countdownStart = now
-        a.countdownTotal = total
-        a.elapsed = 0
-        a.alertingSince = 0
-        a.fireTime = now.plusSaturating(total)
-        a.measuresDuration = true
+        a.run = .countdown(Countdown(start: now, total: total, measuresDuration: measuresDuration), fireTime: now.plusSaturating(total))
     }
 
     /// When the machine must next act on `a`, nil if never on its own (paused).
     func deadline(of a: Alarm) -> USec? {
-        switch a.state {
-        case .scheduled:
-            return a.config.preAlert > 0 ? a.fireTime.minusSaturating(UInt64(a.config.preAlert) * usecPerSecond) : a.fireTime
-        case .countdown:
+        switch a.run {
+        case .scheduled(let fire):
+            return a.config.preAlert > 0 ? fire.minusSaturating(UInt64(a.config.preAlert) * usecPerSecond) : fire
+        case .countdown(let c, let fire):
             let threshold = UInt64(a.config.warningThreshold) * usecPerSecond
-            if threshold > 0 && a.phase == .normal { return a.fireTime.minusSaturating(threshold) }
-            return a.fireTime
+            if threshold > 0 && c.phase == .normal { return fire.minusSaturating(threshold) }
+            return fire
         case .paused:
             return nil
-        case .alerting:
-            return ringTimeout > 0 ? a.alertingSince.plusSaturating(ringTimeout * usecPerSecond) : nil
+        case .alerting(_, let since, _):
+            return ringTimeout > 0 ? since.plusSaturating(ringTimeout * usecPerSecond) : nil
         }
     }
 
     /// The alert `a` is waiting for, for `NextFireTimeUSec`; nil when it waits for none.
     func pendingAlert(of a: Alarm) -> USec? {
-        a.state == .scheduled || a.state == .countdown ? a.fireTime : nil
+        switch a.run {
+        case .scheduled(let fire), .countdown(_, let fire): return fire
+        case .paused, .alerting: return nil
+        }
     }
 
     /// The zone stepping re-arms repeating alarms in (the new one, during a zone change), and what it
@@ -482,18 +473,17 @@ public final class AlarmEngine {
     func step(_ alarm: Alarm, now: USec, log: inout StepLog) -> StepOutcome {
         var a = alarm
         while let due = deadline(of: a), due <= now {
-            switch a.state {
-            case .scheduled:
-                if a.fireTime <= now { return alert(a, now: now, log: &log) }
-                // Entering the pre-alert window: a countdown that began preAlert before the fire time.
+            switch a.run {
+            case .scheduled(let fire):
+                if fire <= now { return alert(a, at: fire, now: now, log: &log) }
+                // Entering the pre-alert window: a countdown that began preAlert before the fire time,
+                // leading up to it.
                 let total = UInt64(a.config.preAlert) * usecPerSecond
-                a.state = .countdown
-                a.countdownStart = a.fireTime.minusSaturating(total)
-                a.countdownTotal = total
-                a.elapsed = 0
-            case .countdown:
-                if a.fireTime <= now { return alert(a, now: now, log: &log) }
-                a.phase = .warning
+                a.run = .countdown(Countdown(start: fire.minusSaturating(total), total: total, measuresDuration: false), fireTime: fire)
+            case .countdown(var c, let fire):
+                if fire <= now { return alert(a, at: fire, now: now, log: &log) }
+                c.phase = .warning
+                a.run = .countdown(c, fireTime: fire)
             case .alerting:
                 return finishAlert(a, now: now, reason: .timeout, log: &log)
             case .paused:
@@ -503,17 +493,17 @@ public final class AlarmEngine {
         return .keep(a)
     }
 
-    private func alert(_ alarm: Alarm, now: USec, log: inout StepLog) -> StepOutcome {
+    /// The alert due at `fire`, found at `now`.
+    private func alert(_ alarm: Alarm, at fire: USec, now: USec, log: inout StepLog) -> StepOutcome {
         var a = alarm
         // Found due long after its time (suspend, downtime, a clock step): missed, not rung late —
         // and never a backlog: a repeating alarm goes straight to its next occurrence.
-        if now.minusSaturating(a.fireTime) > missedGrace * usecPerSecond && !a.config.triggerIfMissed {
+        if now.minusSaturating(fire) > missedGrace * usecPerSecond && !a.config.triggerIfMissed {
             log.missed.append(a)
             return finishAlert(a, now: now, reason: .missed, log: &log)
         }
         if !a.config.ring { return finishAlert(a, now: now, reason: .completed, log: &log) }
-        a.state = .alerting
-        a.alertingSince = now
+        a.run = .alerting(fireTime: fire, since: now, countdown: a.run.countdown)
         a.soundError = nil
         return .keep(a)
     }
@@ -522,7 +512,7 @@ public final class AlarmEngine {
     private func finishAlert(_ alarm: Alarm, now: USec, reason: RemovalReason, log: inout StepLog) -> StepOutcome {
         guard alarm.config.schedule.isRepeating else { return .remove(alarm, reason) }
         var a = alarm
-        arm(&a, now: max(now, a.fireTime), zone: log.zone)
+        arm(&a, now: max(now, a.fireTime ?? now), zone: log.zone)
         return step(a, now: now, log: &log)
     }
 }

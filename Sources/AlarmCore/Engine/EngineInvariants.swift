@@ -43,7 +43,6 @@ extension AlarmEngine {
     /// What the state machine never leaves behind.
     private func stateViolations(_ a: Alarm) -> [String] {
         var out: [String] = []
-        if a.state == .paused && a.fireTime != 0 { out.append("\(a.id) is paused with a fire time") }
         if a.kind == .timer && a.state == .scheduled { out.append("timer \(a.id) is scheduled rather than counting down") }
         return out
     }

@@ -20,7 +20,83 @@ public enum RemovalReason: String, Codable, Sendable {
     case cancelled, stopped, completed, missed, timeout, revoked
 }
 
-/// One alarm or timer with its place in the state machine. Times are realtime µs.
+/// A countdown's run: where it began, how long it is, what it had counted before it last resumed,
+/// its template phase, and whether it measures a duration (a timer by `duration`, a snooze, a
+/// resumed run) rather than leading up to an instant: a wall-clock step moves a measuring
+/// countdown's fire time along, so it keeps its remaining time.
+public struct Countdown: Equatable, Sendable {
+    public var start: USec
+    public var total: USec
+    /// Time already counted down before the current run (AlarmKit `previouslyElapsedDuration`).
+    public var elapsed: USec = 0
+    public var phase: Phase = .normal
+    public var measuresDuration: Bool
+
+    public init(start: USec, total: USec, elapsed: USec = 0, phase: Phase = .normal, measuresDuration: Bool) {
+        self.start = start
+        self.total = total
+        self.elapsed = elapsed
+        self.phase = phase
+        self.measuresDuration = measuresDuration
+    }
+}
+
+/// Where an alarm is in AlarmKit's state machine, with what that state has and nothing else.
+public enum AlarmRun: Equatable, Sendable {
+    /// Waiting for `fireTime` (an alarm, or a timer's pre-alert not yet begun).
+    case scheduled(fireTime: USec)
+    /// Counting down to `fireTime`.
+    case countdown(Countdown, fireTime: USec)
+    /// A countdown held: its `elapsed` is all it has counted; it has no fire time until resumed.
+    case paused(Countdown)
+    /// Ringing since `since` for the alert due at `fireTime`; `countdown` is the one that led to it,
+    /// nil when the alarm was scheduled.
+    case alerting(fireTime: USec, since: USec, countdown: Countdown?)
+
+    public var state: AlarmState {
+        switch self {
+        case .scheduled: return .scheduled
+        case .countdown: return .countdown
+        case .paused: return .paused
+        case .alerting: return .alerting
+        }
+    }
+
+    /// The countdown it runs, holds, or rang after.
+    public var countdown: Countdown? {
+        switch self {
+        case .scheduled: return nil
+        case .countdown(let c, _), .paused(let c): return c
+        case .alerting(_, _, let c): return c
+        }
+    }
+
+    /// When it next alerts (scheduled, counting down) or alerted (alerting); nil while paused.
+    public var fireTime: USec? {
+        switch self {
+        case .scheduled(let t), .countdown(_, let t), .alerting(let t, _, _): return t
+        case .paused: return nil
+        }
+    }
+
+    /// Sets the phase of its countdown, wherever it has one.
+    mutating func setPhase(_ phase: Phase) {
+        switch self {
+        case .scheduled, .alerting(_, _, nil): return
+        case .countdown(var c, let t):
+            c.phase = phase
+            self = .countdown(c, fireTime: t)
+        case .paused(var c):
+            c.phase = phase
+            self = .paused(c)
+        case .alerting(let t, let since, var c?):
+            c.phase = phase
+            self = .alerting(fireTime: t, since: since, countdown: c)
+        }
+    }
+}
+
+/// One alarm or timer with its place in the state machine (`run`). Times are realtime µs.
 ///
 /// Kept compact, 100,000 of them in a few tens of MiB: the id as its 16 bytes (`key`; `id` prints it),
 /// the app id shared with every alarm of the app (the engine interns it), and a compact
@@ -28,37 +104,24 @@ public enum RemovalReason: String, Codable, Sendable {
 /// as the store keeps it.
 public struct Alarm: Equatable, Sendable {
     public let key: AlarmKey
-    /// The next alert (while scheduled or counting down), the alert that is ringing (alerting), 0 while paused.
-    public var fireTime: USec = 0
-    public var countdownStart: USec = 0
-    public var countdownTotal: USec = 0
-    /// Time already counted down before the current run (AlarmKit `previouslyElapsedDuration`).
-    public var elapsed: USec = 0
-    /// When the current alert began; drives the ring timeout.
-    public var alertingSince: USec = 0
     public internal(set) var appId: String
     /// Why the alarm could not be heard during its current alert (no sound server, missing file, …);
     /// nil while there is nothing to report.
     public var soundError: String?
     public var config: AlarmConfiguration
-    public var state: AlarmState
-    public var phase: Phase = .normal
-    /// Whether the current countdown measures a duration (a timer by `duration`, a snooze, a resumed
-    /// run) rather than leading up to an instant: a wall-clock step moves its fire time along, so it
-    /// keeps its remaining time. nil in alarms stored before it existed.
-    public var measuresDuration: Bool?
+    public var run: AlarmRun
 
-    public init(key: AlarmKey, appId: String, config: AlarmConfiguration, state: AlarmState) {
+    public init(key: AlarmKey, appId: String, config: AlarmConfiguration, run: AlarmRun) {
         self.key = key
         self.appId = appId
         self.config = config
-        self.state = state
+        self.run = run
     }
 
     /// `id` must be a UUID (`AlarmID.normalize` accepts it).
-    public init(id: String, appId: String, config: AlarmConfiguration, state: AlarmState) {
+    public init(id: String, appId: String, config: AlarmConfiguration, run: AlarmRun) {
         guard let key = AlarmKey(id) else { preconditionFailure("alarm id '\(id)' is not a UUID") }
-        self.init(key: key, appId: appId, config: config, state: state)
+        self.init(key: key, appId: appId, config: config, run: run)
     }
 
     /// The canonical id: the lowercase UUID.
@@ -66,25 +129,35 @@ public struct Alarm: Equatable, Sendable {
 
     public var kind: AlarmKind { config.kind }
     public var path: String { key.path }
+    public var state: AlarmState { run.state }
+    /// When it next alerts, or alerted; nil while paused.
+    public var fireTime: USec? { run.fireTime }
+    /// The template phase: that of its countdown; `normal` without one.
+    public var phase: Phase { run.countdown?.phase ?? .normal }
+    /// When its alert began (drives the ring timeout); nil unless alerting.
+    public var alertingSince: USec? {
+        if case .alerting(_, let since, _) = run { return since }
+        return nil
+    }
 
     /// Time left until the alert: counts down while scheduled or counting, frozen while paused.
     public func remaining(now: USec) -> USec {
-        switch state {
-        case .scheduled, .countdown: return fireTime.minusSaturating(now)
-        case .paused: return countdownTotal.minusSaturating(elapsed)
+        switch run {
+        case .scheduled(let t), .countdown(_, let t): return t.minusSaturating(now)
+        case .paused(let c): return c.total.minusSaturating(c.elapsed)
         case .alerting: return 0
         }
     }
 
     /// Countdown progress 0…1 (0 before a countdown starts, 1 while alerting).
     public func progress(now: USec) -> Double {
-        switch state {
+        switch run {
         case .scheduled: return 0
         case .alerting: return 1
-        case .countdown, .paused:
-            guard countdownTotal > 0 else { return 0 }
-            let done = countdownTotal.minusSaturating(remaining(now: now))
-            return min(1, max(0, Double(done) / Double(countdownTotal)))
+        case .countdown(let c, _), .paused(let c):
+            guard c.total > 0 else { return 0 }
+            let done = c.total.minusSaturating(remaining(now: now))
+            return min(1, max(0, Double(done) / Double(c.total)))
         }
     }
 
@@ -93,6 +166,39 @@ public struct Alarm: Equatable, Sendable {
         var p = config.presentation
         if phase == .warning { p.accentColor = "orange" }
         return p
+    }
+}
+
+extension Alarm {
+    /// The alarm the stores' flat fields describe (v2's JSON, v3's columns), keeping of them what
+    /// its state has: a countdown's fields for a countdown, the fire time unless paused, the alert's
+    /// start while alerting. `measuresDuration` nil (stored before it existed) reads as false, which
+    /// is what the engine always took it for.
+    init(key: AlarmKey, appId: String, config: AlarmConfiguration, state: AlarmState, phase: Phase,
+         measuresDuration: Bool?, fireTime: USec, countdownStart: USec, countdownTotal: USec, elapsed: USec,
+         alertingSince: USec) {
+        let countdown = Countdown(start: countdownStart, total: countdownTotal, elapsed: elapsed, phase: phase,
+                                  measuresDuration: measuresDuration ?? false)
+        let run: AlarmRun
+        switch state {
+        case .scheduled: run = .scheduled(fireTime: fireTime)
+        case .countdown: run = .countdown(countdown, fireTime: fireTime)
+        case .paused: run = .paused(countdown)
+        case .alerting:
+            // An alert after a countdown keeps it (the wire shows its start and length); one after a
+            // plain schedule has none.
+            let none = countdownStart == 0 && countdownTotal == 0 && elapsed == 0 && phase == .normal
+            run = .alerting(fireTime: fireTime, since: alertingSince, countdown: none ? nil : countdown)
+        }
+        self.init(key: key, appId: appId, config: config, run: run)
+    }
+
+    /// The stores' flat fields, 0 (and `normal`, false) for what its state does not have; the wire's
+    /// `FireTimeUSec`, `CountdownStartUSec`, `CountdownTotalUSec` and `ElapsedUSec` are these.
+    public var flat: (fireTime: USec, countdownStart: USec, countdownTotal: USec, elapsed: USec, alertingSince: USec,
+                      measuresDuration: Bool) {
+        let c = run.countdown
+        return (run.fireTime ?? 0, c?.start ?? 0, c?.total ?? 0, c?.elapsed ?? 0, alertingSince ?? 0, c?.measuresDuration ?? false)
     }
 }
 
@@ -106,7 +212,7 @@ extension Alarm {
         public var state: UInt8
         /// `Phase.allCases` index.
         public var phase: UInt8
-        /// 0 unknown (nil), 1 false, 2 true.
+        /// 1 false, 2 true; 0 (unknown: stored before it existed) reads as false.
         public var measuresDuration: UInt8
         public var fireTime: UInt64
         public var countdownStart: UInt64
@@ -154,11 +260,12 @@ extension Alarm {
     }
 
     public var record: Record {
-        Record(key: key, appId: appId, state: UInt8(AlarmState.allCases.firstIndex(of: state)!),
+        let f = flat
+        return Record(key: key, appId: appId, state: UInt8(AlarmState.allCases.firstIndex(of: state)!),
                phase: UInt8(Phase.allCases.firstIndex(of: phase)!),
-               measuresDuration: measuresDuration.map { $0 ? 2 : 1 } ?? 0, fireTime: fireTime,
-               countdownStart: countdownStart, countdownTotal: countdownTotal, elapsed: elapsed,
-               alertingSince: alertingSince, schedule: config.scheduleWord, scheduleEnd: config.scheduleEnd,
+               measuresDuration: f.measuresDuration ? 2 : 1, fireTime: f.fireTime,
+               countdownStart: f.countdownStart, countdownTotal: f.countdownTotal, elapsed: f.elapsed,
+               alertingSince: f.alertingSince, schedule: config.scheduleWord, scheduleEnd: config.scheduleEnd,
                flags: config.flags, preAlert: config.preAlert, postAlert: config.postAlert,
                volumeRamp: config.volumeRamp, warningThreshold: config.warningThreshold, title: config.title,
                extras: config.extras, soundError: soundError)
@@ -188,14 +295,10 @@ extension Alarm {
         c.warningThreshold = r.warningThreshold
         c.title = r.title
         c.extras = r.extras
-        self.init(key: r.key, appId: r.appId, config: c, state: AlarmState.allCases[Int(r.state)])
-        phase = Phase.allCases[Int(r.phase)]
-        measuresDuration = r.measuresDuration == 0 ? nil : r.measuresDuration == 2
-        fireTime = r.fireTime
-        countdownStart = r.countdownStart
-        countdownTotal = r.countdownTotal
-        elapsed = r.elapsed
-        alertingSince = r.alertingSince
+        self.init(key: r.key, appId: r.appId, config: c, state: AlarmState.allCases[Int(r.state)],
+                  phase: Phase.allCases[Int(r.phase)], measuresDuration: r.measuresDuration == 0 ? nil : r.measuresDuration == 2,
+                  fireTime: r.fireTime, countdownStart: r.countdownStart, countdownTotal: r.countdownTotal,
+                  elapsed: r.elapsed, alertingSince: r.alertingSince)
         soundError = r.soundError
     }
 }

@@ -48,27 +48,23 @@ private struct V2Alarm: Codable {
         appId = a.appId
         config = V2Configuration(a.config, raw: raw)
         state = a.state
-        fireTime = a.fireTime
-        countdownStart = a.countdownStart
-        countdownTotal = a.countdownTotal
-        elapsed = a.elapsed
+        let f = a.flat
+        fireTime = f.fireTime
+        countdownStart = f.countdownStart
+        countdownTotal = f.countdownTotal
+        elapsed = f.elapsed
         phase = a.phase
-        alertingSince = a.alertingSince
+        alertingSince = f.alertingSince
         soundError = a.soundError
-        measuresDuration = a.measuresDuration
+        measuresDuration = f.measuresDuration
     }
 
     var alarm: Alarm? {
         guard let key = AlarmKey(id), let config = config.configuration else { return nil }
-        var a = Alarm(key: key, appId: appId, config: config, state: state)
-        a.fireTime = fireTime
-        a.countdownStart = countdownStart
-        a.countdownTotal = countdownTotal
-        a.elapsed = elapsed
-        a.phase = phase
-        a.alertingSince = alertingSince
+        var a = Alarm(key: key, appId: appId, config: config, state: state, phase: phase, measuresDuration: measuresDuration,
+                      fireTime: fireTime, countdownStart: countdownStart, countdownTotal: countdownTotal, elapsed: elapsed,
+                      alertingSince: alertingSince)
         a.soundError = soundError
-        a.measuresDuration = measuresDuration
         return a
     }
 }

@@ -304,7 +304,7 @@ final class Manager1: BusObject, ChangeSubscriber {
                 if old.state != a.state { Log.info("alarm \(a.id): \(old.state.rawValue) → \(a.state.rawValue)") }
                 emit { () throws(BusError) in try Alarm1.emitChanges(on: bus, from: old, to: a) }
             } else {
-                Log.info("alarm \(a.id) (app '\(a.appId)', \(a.kind.rawValue)) added: \(a.state.rawValue), fires \(Log.time(a.fireTime))")
+                Log.info("alarm \(a.id) (app '\(a.appId)', \(a.kind.rawValue)) added: \(a.state.rawValue), fires \(Log.time(a.fireTime ?? 0))")
                 emit { () throws(BusError) in try bus.emitObjectAdded(path: a.path) }
             }
         }

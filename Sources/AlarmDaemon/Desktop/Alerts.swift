@@ -78,7 +78,7 @@ final class Alerts: ChangeSubscriber {
             return
         case .ring(let a):
             if !ringer.isRinging(a.id) {
-                Log.info("alarm \(a.id) (app '\(a.appId)') is alerting, due \(Log.time(a.fireTime)): \(a.config.presentation.title)")
+                Log.info("alarm \(a.id) (app '\(a.appId)') is alerting, due \(Log.time(a.fireTime ?? 0)): \(a.config.presentation.title)")
                 waker.wake(alarm: a.id)
             }
             ringer.start(a)
