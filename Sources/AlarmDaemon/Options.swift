@@ -45,6 +45,16 @@ public struct Options: Sendable {
         case exit(String, code: Int32)
     }
 
+    /// The options that take an absolute path, and where each goes.
+    private static let pathOptions: [String: @Sendable (inout Options, String) -> Void] = [
+        "--state-dir": { $0.stateDirectory = $1 },
+        "--sounds-dir": { $0.soundDirectories = ($0.soundDirectories ?? []) + [$1] },
+        "--icons-dir": { $0.iconDirectory = $1 },
+        "--test-clock": { $0.testClockFile = $1 },
+        "--localtime": { $0.localtime = $1 },
+        "--proc-root": { $0.procRoot = $1 },
+    ]
+
     public static func parse(_ args: [String]) -> Parsed {
         var o = Options()
         var it = args.makeIterator()
@@ -53,27 +63,12 @@ public struct Options: Sendable {
             case "--bus-address":
                 guard let v = it.next() else { return .exit("--bus-address needs an address\n" + usage, code: 2) }
                 o.busAddress = v
-            case "--state-dir":
-                guard let v = it.next(), v.hasPrefix("/") else { return .exit("--state-dir needs an absolute path\n" + usage, code: 2) }
-                o.stateDirectory = v
             case "--config":
                 guard let v = it.next() else { return .exit("--config needs a file\n" + usage, code: 2) }
                 o.configFile = v
-            case "--sounds-dir":
-                guard let v = it.next(), v.hasPrefix("/") else { return .exit("--sounds-dir needs an absolute path\n" + usage, code: 2) }
-                o.soundDirectories = (o.soundDirectories ?? []) + [v]
-            case "--icons-dir":
-                guard let v = it.next(), v.hasPrefix("/") else { return .exit("--icons-dir needs an absolute path\n" + usage, code: 2) }
-                o.iconDirectory = v
-            case "--test-clock":
-                guard let v = it.next(), v.hasPrefix("/") else { return .exit("--test-clock needs an absolute path\n" + usage, code: 2) }
-                o.testClockFile = v
-            case "--localtime":
-                guard let v = it.next(), v.hasPrefix("/") else { return .exit("--localtime needs an absolute path\n" + usage, code: 2) }
-                o.localtime = v
-            case "--proc-root":
-                guard let v = it.next(), v.hasPrefix("/") else { return .exit("--proc-root needs an absolute path\n" + usage, code: 2) }
-                o.procRoot = v
+            case let name where pathOptions[name] != nil:
+                guard let v = it.next(), v.hasPrefix("/") else { return .exit("\(name) needs an absolute path\n" + usage, code: 2) }
+                pathOptions[name]!(&o, v)
             case "--max-reply-bytes":
                 guard let v = it.next(), let n = Int(v), n >= 4096 else { return .exit("--max-reply-bytes needs a number ≥ 4096\n" + usage, code: 2) }
                 o.maxReplyBytes = n
