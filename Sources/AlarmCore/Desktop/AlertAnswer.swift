@@ -69,7 +69,7 @@ public struct AlertResponse: Equatable, Sendable {
     /// Show the ringing alarm's alert again.
     public var showAgain: Bool
 
-    public init(command: Command? = nil, appAction: String? = nil, url: String? = nil, showAgain: Bool = false) {
+    init(command: Command? = nil, appAction: String? = nil, url: String? = nil, showAgain: Bool = false) {
         self.command = command
         self.appAction = appAction
         self.url = url

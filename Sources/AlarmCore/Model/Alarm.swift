@@ -35,7 +35,7 @@ public struct Alarm: Equatable, Sendable {
     /// Time already counted down before the current run (AlarmKit `previouslyElapsedDuration`).
     public var elapsed: USec = 0
     /// When the current alert began; drives the ring timeout.
-    public var alertingSince: USec = 0
+    var alertingSince: USec = 0
     public internal(set) var appId: String
     /// Why the alarm could not be heard during its current alert (no sound server, missing file, …);
     /// nil while there is nothing to report.
@@ -46,9 +46,9 @@ public struct Alarm: Equatable, Sendable {
     /// Whether the current countdown measures a duration (a timer by `duration`, a snooze, a resumed
     /// run) rather than leading up to an instant: a wall-clock step moves its fire time along, so it
     /// keeps its remaining time. nil in alarms stored before it existed.
-    public var measuresDuration: Bool?
+    var measuresDuration: Bool?
 
-    public init(key: AlarmKey, appId: String, config: AlarmConfiguration, state: AlarmState) {
+    init(key: AlarmKey, appId: String, config: AlarmConfiguration, state: AlarmState) {
         self.key = key
         self.appId = appId
         self.config = config
@@ -56,7 +56,7 @@ public struct Alarm: Equatable, Sendable {
     }
 
     /// `id` must be a UUID (`AlarmID.normalize` accepts it).
-    public init(id: String, appId: String, config: AlarmConfiguration, state: AlarmState) {
+    init(id: String, appId: String, config: AlarmConfiguration, state: AlarmState) {
         guard let key = AlarmKey(id) else { preconditionFailure("alarm id '\(id)' is not a UUID") }
         self.init(key: key, appId: appId, config: config, state: state)
     }
