@@ -1,7 +1,7 @@
 // SPDX-FileCopyrightText: 2026 The alarmd developers <alarmd@alarmd.org>
 // SPDX-License-Identifier: LGPL-2.1-or-later
 
-import AlarmCore
+@testable import AlarmCore
 import Foundation
 import Testing
 

@@ -2,7 +2,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 
 @testable import AlarmDaemon
-import AlarmCore
+@testable import AlarmCore
 import CSQLite
 import Foundation
 import Testing

@@ -2,7 +2,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 
 import AlarmClient
-import AlarmCore
+@testable import AlarmCore
 import Foundation
 import Glibc
 import SDBus

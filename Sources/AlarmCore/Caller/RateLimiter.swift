@@ -4,8 +4,8 @@
 /// A token bucket per caller: a burst of `capacity` calls, then `perSecond` sustained. A caller past
 /// it gets `LimitReached` ("a caller floods the service") while everyone else is served as usual.
 public struct RateLimiter<Key: Hashable> {
-    public let capacity: Double
-    public let perSecond: Double
+    let capacity: Double
+    let perSecond: Double
     private var buckets: [Key: (tokens: Double, at: USec)] = [:]
 
     public init(capacity: Double = 1_000, perSecond: Double = 500) {

@@ -23,7 +23,7 @@ public enum CallerIdentity: Equatable, Sendable {
 public enum SandboxIdentity {
     /// The app of a Flatpak sandbox from its `/.flatpak-info` (`[Application] name=`).
     /// A file without an application (a bare runtime) names no app.
-    public static func flatpakApp(infoFile text: String) -> String? {
+    static func flatpakApp(infoFile text: String) -> String? {
         let file = KeyFile(text)
         guard let name = file["Application", "name"], (try? AppID.validate(name)) != nil else { return nil }
         return name
@@ -32,7 +32,7 @@ public enum SandboxIdentity {
     /// The snap of an AppArmor label: `snap.<name>.<app>` or `snap.<name>.hook.<hook>`, optionally
     /// followed by ` (enforce)`/` (complain)`. The app id is `snap.<name>`: authorization is per snap,
     /// as it is per Flatpak app. Other labels (`unconfined`, `snap-update-ns.<name>`, …) are not snaps.
-    public static func snapApp(appArmorLabel label: String) -> String? {
+    static func snapApp(appArmorLabel label: String) -> String? {
         let profile = label.split(separator: " ", maxSplits: 1).first.map(String.init) ?? ""
         let parts = profile.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count >= 3, parts[0] == "snap", !parts[1].isEmpty, !parts[2].isEmpty else { return nil }

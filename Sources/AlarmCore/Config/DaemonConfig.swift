@@ -24,7 +24,7 @@ public struct DaemonConfig: Equatable, Sendable {
     public struct CallLimit: Equatable, Sendable {
         public var burst: Int
         public var perSecond: Int
-        public init(burst: Int, perSecond: Int) {
+        init(burst: Int, perSecond: Int) {
             self.burst = burst
             self.perSecond = perSecond
         }

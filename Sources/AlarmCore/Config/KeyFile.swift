@@ -4,16 +4,16 @@
 /// The INI dialect of freedesktop key files (`.desktop`, `.flatpak-info`) and of `alarmd.conf`:
 /// `[Group]` headers, `key = value` lines, `#`/`;` comments.
 public struct KeyFile: Sendable {
-    public struct Problem: Equatable, Sendable {
-        public let line: Int
-        public let message: String
+    struct Problem: Equatable, Sendable {
+        let line: Int
+        let message: String
     }
 
     /// group → key → value; the first occurrence of a key wins, as in GLib's key files.
-    public private(set) var groups: [String: [String: String]] = [:]
-    public private(set) var problems: [Problem] = []
+    private(set) var groups: [String: [String: String]] = [:]
+    private(set) var problems: [Problem] = []
     /// (group, key, line) in file order, for reporting.
-    public private(set) var entries: [(group: String, key: String, value: String, line: Int)] = []
+    private(set) var entries: [(group: String, key: String, value: String, line: Int)] = []
 
     public init(_ text: String) {
         var group: String?

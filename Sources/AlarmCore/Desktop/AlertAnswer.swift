@@ -27,7 +27,7 @@ public enum AlertAnswer: Equatable, Sendable {
     }
 
     /// The Desktop Notifications spec's reasons in `NotificationClosed`.
-    public enum CloseReason: UInt32, Sendable {
+    enum CloseReason: UInt32, Sendable {
         case expired = 1
         case dismissed = 2
         /// Closed by `CloseNotification`: alarmd itself.
@@ -78,7 +78,7 @@ public struct AlertResponse: Equatable, Sendable {
     /// Show the ringing alarm's alert again.
     public var showAgain: Bool
 
-    public init(command: Command? = nil, appAction: String? = nil, url: String? = nil, showAgain: Bool = false) {
+    init(command: Command? = nil, appAction: String? = nil, url: String? = nil, showAgain: Bool = false) {
         self.command = command
         self.appAction = appAction
         self.url = url

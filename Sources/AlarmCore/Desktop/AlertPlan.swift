@@ -23,7 +23,7 @@ public enum AlertEffect: Equatable, Sendable {
 public enum AlertPlan {
     /// The decision table. `notificationShown`: the alarm has a notification on screen now (its
     /// alert or "Snoozed until"), which a change may have made stale.
-    public static func effects(old: Alarm?, new: Alarm?, timedOut: Bool, snoozed: Bool, notificationShown: Bool) -> [AlertEffect] {
+    static func effects(old: Alarm?, new: Alarm?, timedOut: Bool, snoozed: Bool, notificationShown: Bool) -> [AlertEffect] {
         let was = old?.state == .alerting, now = new?.state == .alerting
         if now, !was, let new {
             return [.ring(new), .showAlert(new)]

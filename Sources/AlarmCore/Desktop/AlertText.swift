@@ -5,7 +5,7 @@
 public enum AlertText {
     /// `HH:mm` in `zone`, from the zone's offset: a DateFormatter per alert (ICU) was a measurable
     /// part of the time between an alarm coming due and its alert.
-    public static func clock(_ t: USec, in zone: Zone) -> String {
+    static func clock(_ t: USec, in zone: Zone) -> String {
         let local = zone.wallSeconds(at: Int64(t / 1_000_000))
         let minute = (local % 86_400 + 86_400) % 86_400 / 60
         return twoDigits(minute / 60) + ":" + twoDigits(minute % 60)

@@ -25,7 +25,7 @@ public enum OutputOverride {
     /// What alarmd changed on one sink: written durably before the change, forgotten after the restore.
     public struct Saved: Equatable, Sendable {
         public var sink: String
-        public var before: SinkState
+        var before: SinkState
         public var set: SinkState
         public init(sink: String, before: SinkState, set: SinkState) {
             self.sink = sink
@@ -54,10 +54,10 @@ public enum OutputOverride {
 
     /// Servers store volumes in their own form (PipeWire: cubic floats) and hand back a neighbour of
     /// what was set; a person never moves a slider by less than this (0.5 %).
-    public static let tolerance: UInt32 = 328
+    static let tolerance: UInt32 = 328
 
     /// The raw volume of `percent` %.
-    public static func volume(percent: Int) -> UInt32 { UInt32((UInt64(norm) * UInt64(max(0, percent)) + 50) / 100) }
+    static func volume(percent: Int) -> UInt32 { UInt32((UInt64(norm) * UInt64(max(0, percent)) + 50) / 100) }
 
     /// What to set so that the alarm is heard, or nil when the sink already is unmuted and loud enough.
     /// Quieter sinks are scaled up as a whole, keeping their balance; a silent one gets `alarmVolume`

@@ -543,6 +543,6 @@ public struct AlarmTable {
 
     /// Every alarm, in no particular order.
     public var values: SlotStore { slots }
-    public var count: Int { slots.count }
-    public var isEmpty: Bool { slots.isEmpty }
+    var count: Int { slots.count }
+    var isEmpty: Bool { slots.isEmpty }
 }

@@ -18,11 +18,11 @@ public struct Mutation: Sendable {
     public var removals: [Removal] = []
     public var authorizations: [(app: String, state: AuthorizationState)] = []
     /// Alarms whose alert ended because nobody answered (as they were while alerting).
-    public var timedOut: [Alarm] = []
+    var timedOut: [Alarm] = []
     /// Alarms found due too late to ring (as they were), for one "Missed alarm" notification.
-    public var missed: [Alarm] = []
+    var missed: [Alarm] = []
     /// Alarms snoozed by `Countdown` (as opposed to re-armed by `Update`).
-    public var snoozed: Set<String> = []
+    var snoozed: Set<String> = []
     /// The local zone's new rules, for a zone change.
     public var timeZone: Zone?
 

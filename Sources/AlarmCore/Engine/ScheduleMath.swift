@@ -7,10 +7,10 @@
 /// instant after it, on the same day; a local time that occurs twice (fall back) fires once, at its
 /// first occurrence; weekly alarms keep their weekday. Computed from the zone's rules directly
 /// (`Zone.firstInstant`), in whole seconds: alarms are set to the minute.
-public enum ScheduleMath {
+enum ScheduleMath {
     /// The first instant strictly after `after` whose local time is hour:minute (and, when
     /// `weekdays` is not empty, whose local day is one of them).
-    public static func nextOccurrence(hour: Int, minute: Int, weekdays: Set<Weekday>, after: USec,
+    static func nextOccurrence(hour: Int, minute: Int, weekdays: Set<Weekday>, after: USec,
                                       in zone: Zone) -> USec {
         let today = Civil.floorDiv(zone.wallSeconds(at: Int64(after / usecPerSecond)), 86_400)
         let wanted = Set(weekdays.map(\.calendarWeekday))

@@ -6,15 +6,15 @@
 /// O(log n) and an entry costs 16 bytes plus 4 per slot. The engine keeps one per kind of deadline
 /// and the daemon arms its single kernel timer for the top. When the engine moves an alarm
 /// to another slot, `move` carries its entry along.
-public struct SlotHeap {
+struct SlotHeap {
     private var items: [(priority: UInt64, slot: Int32)] = []
     /// Where each slot's entry is in `items`; -1 when it has none.
     private var position: [Int32] = []
 
-    public init() {}
+    init() {}
 
     /// Every slot with its priority (nil = none) at once, in O(n).
-    public init(priorities: [UInt64?]) {
+    init(priorities: [UInt64?]) {
         position = Array(repeating: -1, count: priorities.count)
         items.reserveCapacity(priorities.lazy.filter { $0 != nil }.count)
         for (slot, p) in priorities.enumerated() {
@@ -29,17 +29,17 @@ public struct SlotHeap {
         }
     }
 
-    public var count: Int { items.count }
-    public var isEmpty: Bool { items.isEmpty }
-    public var min: (priority: UInt64, slot: Int)? { items.first.map { ($0.priority, Int($0.slot)) } }
+    var count: Int { items.count }
+    var isEmpty: Bool { items.isEmpty }
+    var min: (priority: UInt64, slot: Int)? { items.first.map { ($0.priority, Int($0.slot)) } }
 
-    public func priority(of slot: Int) -> UInt64? {
+    func priority(of slot: Int) -> UInt64? {
         guard slot < position.count, position[slot] >= 0 else { return nil }
         return items[Int(position[slot])].priority
     }
 
     /// Inserts `slot`, or moves it to `priority`; nil removes it.
-    public mutating func set(_ slot: Int, _ priority: UInt64?) {
+    mutating func set(_ slot: Int, _ priority: UInt64?) {
         guard let priority else { remove(slot); return }
         if slot < position.count, position[slot] >= 0 {
             let i = Int(position[slot])
@@ -54,7 +54,7 @@ public struct SlotHeap {
         }
     }
 
-    public mutating func remove(_ slot: Int) {
+    mutating func remove(_ slot: Int) {
         guard slot < position.count, position[slot] >= 0 else { return }
         let i = Int(position[slot])
         position[slot] = -1
@@ -71,7 +71,7 @@ public struct SlotHeap {
     }
 
     /// The entry of slot `from` (if any) now belongs to slot `to`, which has none.
-    public mutating func move(from: Int, to: Int) {
+    mutating func move(from: Int, to: Int) {
         guard from < position.count, position[from] >= 0 else { return }
         if to >= position.count { position.append(contentsOf: repeatElement(-1, count: to + 1 - position.count)) }
         let i = position[from]
@@ -81,12 +81,12 @@ public struct SlotHeap {
     }
 
     /// Forgets slots from `count` on, which hold no entries.
-    public mutating func truncate(slots count: Int) {
+    mutating func truncate(slots count: Int) {
         if position.count > count { position.removeLast(position.count - count) }
     }
 
     /// Every slot whose priority is at most `limit`, in no particular order; O(k) for k results.
-    public func slots(atMost limit: UInt64) -> [Int] {
+    func slots(atMost limit: UInt64) -> [Int] {
         var out: [Int] = []
         guard let first = items.first, first.priority <= limit else { return out }
         var stack = [0]
@@ -102,7 +102,7 @@ public struct SlotHeap {
 
     /// What is wrong with the heap's own bookkeeping, for a table of `count` slots: entries that are
     /// out of order, positions that do not point back, entries for slots that do not exist.
-    public func violations(slots count: Int) -> [String] {
+    func violations(slots count: Int) -> [String] {
         var out: [String] = []
         for (i, item) in items.enumerated() {
             if i > 0, items[(i - 1) / 2].priority > item.priority { out.append("heap order broken at \(i)") }

@@ -15,7 +15,7 @@ public struct SlotStore: RandomAccessCollection, MutableCollection, Equatable, S
 
     public init() {}
 
-    public init(_ alarms: some Sequence<Alarm>) {
+    init(_ alarms: some Sequence<Alarm>) {
         for a in alarms { append(a) }
     }
 
@@ -44,7 +44,7 @@ public struct SlotStore: RandomAccessCollection, MutableCollection, Equatable, S
     }
 
     @discardableResult
-    public mutating func removeLast() -> Alarm {
+    mutating func removeLast() -> Alarm {
         precondition(count > 0, "no slot to remove")
         let a = chunks[chunks.count - 1].removeLast()
         if chunks[chunks.count - 1].isEmpty { chunks.removeLast() }

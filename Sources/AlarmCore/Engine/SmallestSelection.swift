@@ -4,19 +4,19 @@
 /// The `k` smallest of many elements, kept as they stream past in a bounded max-heap: a page of
 /// 1,000 alarms out of 100,000 needs 1,000 slots of memory and O(n log k) time, where sorting all
 /// candidates held every one of them twice (some 5 MiB) for every page.
-public struct SmallestSelection<Element> {
-    public let capacity: Int
+struct SmallestSelection<Element> {
+    let capacity: Int
     private let less: (Element, Element) -> Bool
     /// A max-heap: the largest kept element first, the one a smaller newcomer replaces.
     private var heap: [Element] = []
 
-    public init(capacity: Int, by less: @escaping (Element, Element) -> Bool) {
+    init(capacity: Int, by less: @escaping (Element, Element) -> Bool) {
         self.capacity = max(0, capacity)
         self.less = less
         heap.reserveCapacity(min(self.capacity, 1 << 16))
     }
 
-    public mutating func offer(_ e: Element) {
+    mutating func offer(_ e: Element) {
         if heap.count < capacity {
             heap.append(e)
             var i = heap.count - 1
@@ -42,5 +42,5 @@ public struct SmallestSelection<Element> {
     }
 
     /// What was kept, smallest first.
-    public func sorted() -> [Element] { heap.sorted(by: less) }
+    func sorted() -> [Element] { heap.sorted(by: less) }
 }

@@ -32,7 +32,7 @@ public struct Countdown: Equatable, Sendable {
     public var phase: Phase = .normal
     public var measuresDuration: Bool
 
-    public init(start: USec, total: USec, elapsed: USec = 0, phase: Phase = .normal, measuresDuration: Bool) {
+    init(start: USec, total: USec, elapsed: USec = 0, phase: Phase = .normal, measuresDuration: Bool) {
         self.start = start
         self.total = total
         self.elapsed = elapsed
@@ -111,7 +111,7 @@ public struct Alarm: Equatable, Sendable {
     public var config: AlarmConfiguration
     public var run: AlarmRun
 
-    public init(key: AlarmKey, appId: String, config: AlarmConfiguration, run: AlarmRun) {
+    init(key: AlarmKey, appId: String, config: AlarmConfiguration, run: AlarmRun) {
         self.key = key
         self.appId = appId
         self.config = config
@@ -119,7 +119,7 @@ public struct Alarm: Equatable, Sendable {
     }
 
     /// `id` must be a UUID (`AlarmID.normalize` accepts it).
-    public init(id: String, appId: String, config: AlarmConfiguration, run: AlarmRun) {
+    init(id: String, appId: String, config: AlarmConfiguration, run: AlarmRun) {
         guard let key = AlarmKey(id) else { preconditionFailure("alarm id '\(id)' is not a UUID") }
         self.init(key: key, appId: appId, config: config, run: run)
     }
@@ -135,7 +135,7 @@ public struct Alarm: Equatable, Sendable {
     /// The template phase: that of its countdown; `normal` without one.
     public var phase: Phase { run.countdown?.phase ?? .normal }
     /// When its alert began (drives the ring timeout); nil unless alerting.
-    public var alertingSince: USec? {
+    var alertingSince: USec? {
         if case .alerting(_, let since, _) = run { return since }
         return nil
     }
@@ -195,7 +195,7 @@ extension Alarm {
 
     /// The stores' flat fields, 0 (and `normal`, false) for what its state does not have; the wire's
     /// `FireTimeUSec`, `CountdownStartUSec`, `CountdownTotalUSec` and `ElapsedUSec` are these.
-    public var flat: (fireTime: USec, countdownStart: USec, countdownTotal: USec, elapsed: USec, alertingSince: USec,
+    var flat: (fireTime: USec, countdownStart: USec, countdownTotal: USec, elapsed: USec, alertingSince: USec,
                       measuresDuration: Bool) {
         let c = run.countdown
         return (run.fireTime ?? 0, c?.start ?? 0, c?.total ?? 0, c?.elapsed ?? 0, alertingSince ?? 0, c?.measuresDuration ?? false)

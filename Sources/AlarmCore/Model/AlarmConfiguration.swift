@@ -15,7 +15,7 @@ public struct AlarmConfiguration: Equatable, Sendable {
     /// A timer's end date (µs) when `Flags.hasEnd`.
     var scheduleEnd: UInt64 = 0
     /// The presentation's title, kept as it is: it is shown everywhere.
-    public var title: String = ""
+    var title: String = ""
     /// `Extras`: the other presentation texts, sound, metadata — only those not at their defaults.
     var extras: [UInt8] = []
     public var preAlert: UInt32 = 0
@@ -23,7 +23,7 @@ public struct AlarmConfiguration: Equatable, Sendable {
     /// Seconds over which the alarm sound grows from quiet to full; 0 = full at once.
     public var volumeRamp: UInt32 = 0
     /// The presentation's `warning_threshold`, kept as it is: the engine schedules the warning by it.
-    public var warningThreshold: UInt32 = 0
+    var warningThreshold: UInt32 = 0
     var flags: UInt16
 
     struct Flags {
@@ -39,13 +39,13 @@ public struct AlarmConfiguration: Equatable, Sendable {
         static let all: UInt16 = 0xFF
     }
 
-    public init(schedule: AlarmSchedule) {
+    init(schedule: AlarmSchedule) {
         scheduleWord = 0
         flags = Flags.ring
         self.schedule = schedule
     }
 
-    public var kind: AlarmKind { flags & Flags.kindMask == 2 ? .timer : .alarm }
+    var kind: AlarmKind { flags & Flags.kindMask == 2 ? .timer : .alarm }
 
     /// Whether the schedule is a wall-clock time (`.relative`), without building it.
     var isRelative: Bool { flags & Flags.kindMask == 1 }
@@ -90,7 +90,7 @@ public struct AlarmConfiguration: Equatable, Sendable {
     }
 
     /// Ring even when found due later than the missed-alarm grace (after suspend or downtime).
-    public var triggerIfMissed: Bool {
+    var triggerIfMissed: Bool {
         get { flags & Flags.triggerIfMissed != 0 }
         set { set(Flags.triggerIfMissed, newValue) }
     }
@@ -143,7 +143,7 @@ public struct AlarmConfiguration: Equatable, Sendable {
     /// The configuration as a dictionary of accepted keys: parsing it again (as `Update` does, with
     /// nothing fresh) gives this configuration back. Keys at their defaults are left out, except
     /// those whose presence matters (`title`, the schedule's keys as they were given).
-    public var raw: [String: Value] {
+    var raw: [String: Value] {
         var r: [String: Value] = ["title": .string(title)]
         switch schedule {
         case .fixed(let date):
@@ -200,34 +200,34 @@ public struct AlarmConfiguration: Equatable, Sendable {
         }
     }
 
-    public static let scheduleKeys: Set<String> = ["fixed_date", "hour", "minute", "weekdays", "duration", "end_date"]
+    static let scheduleKeys: Set<String> = ["fixed_date", "hour", "minute", "weekdays", "duration", "end_date"]
 
     public static let knownKeys: Set<String> = scheduleKeys.union(Presentation.fields.map(\.key)).union([
         "pre_alert", "post_alert", "ring", "sound", "metadata", "volume_ramp", "trigger_if_missed",
     ])
 
     /// Whether `key` is a configuration key, without hashing (and normalizing) a key of megabytes.
-    public static func isKnownKey(_ key: String) -> Bool {
+    static func isKnownKey(_ key: String) -> Bool {
         key.utf8.count <= longestKey && knownKeys.contains(key)
     }
 
     private static let longestKey = knownKeys.map(\.utf8.count).max() ?? 0
 
-    public static let maxTextLength = 256
+    static let maxTextLength = 256
     public static let maxCompletionLength = 512
-    public static let maxMetadataBytes = 4096
+    static let maxMetadataBytes = 4096
     /// Fixed dates further out than this are surely a unit mistake (milliseconds for seconds).
-    public static let maxFutureSeconds: UInt64 = 100 * 366 * 86_400
+    static let maxFutureSeconds: UInt64 = 100 * 366 * 86_400
 
     /// Validates a whole configuration. `fresh` names the keys given in this call: only those are
     /// checked against `now` (an end date that has since passed is not an error on a later update).
-    public static func parse(_ raw: [String: Value], now: USec, fresh: Set<String>,
+    static func parse(_ raw: [String: Value], now: USec, fresh: Set<String>,
                              previous: AlarmConfiguration? = nil) throws(AlarmError) -> AlarmConfiguration {
         var p = Parser(raw: raw, now: now, fresh: fresh, previous: previous)
         return try p.run()
     }
 
-    public static func parse(_ raw: [String: Value], now: USec) throws(AlarmError) -> AlarmConfiguration {
+    static func parse(_ raw: [String: Value], now: USec) throws(AlarmError) -> AlarmConfiguration {
         try parse(raw, now: now, fresh: Set(raw.keys))
     }
 

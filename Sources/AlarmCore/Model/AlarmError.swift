@@ -40,7 +40,7 @@ public enum AlarmError: Error, Equatable, Sendable {
         }
     }
 
-    public static let maxMessageBytes = 1024
+    static let maxMessageBytes = 1024
 
     /// `s` cut after at most `limit` bytes of whole scalars, marked with "…" when cut.
     static func bounded(_ s: String, _ limit: Int = maxMessageBytes) -> String {

@@ -10,7 +10,7 @@ public enum AlarmID {
     }
 
     /// The 16 bytes of a UUID given in any case, or in its object-path form.
-    public static func key(_ text: String, key: String = "id") throws(AlarmError) -> AlarmKey {
+    static func key(_ text: String, key: String = "id") throws(AlarmError) -> AlarmKey {
         guard let k = AlarmKey(text) else {
             throw .invalidArgument(key: key, reason: "'\(text.prefix(64))' is not a UUID (such as 0b6c2e2a-4f4e-4c41-9d2b-8f0e8c1c9a77)")
         }
@@ -46,8 +46,8 @@ public enum AlarmID {
 /// An alarm id as its 16 bytes (big-endian halves): what the engine's index and deadline heaps are
 /// keyed by and the store's `id` column holds. It orders as its canonical text does.
 public struct AlarmKey: Hashable, Comparable, Sendable, CustomStringConvertible {
-    public let hi: UInt64
-    public let lo: UInt64
+    let hi: UInt64
+    let lo: UInt64
 
     public init(hi: UInt64, lo: UInt64) {
         self.hi = hi
@@ -60,7 +60,7 @@ public struct AlarmKey: Hashable, Comparable, Sendable, CustomStringConvertible 
     }
 
     /// The same, from the text's UTF-8 bytes.
-    public init?<Bytes: Sequence>(utf8 bytes: Bytes) where Bytes.Element == UInt8 {
+    init?<Bytes: Sequence>(utf8 bytes: Bytes) where Bytes.Element == UInt8 {
         var hi: UInt64 = 0, lo: UInt64 = 0, digits = 0, i = 0
         for c in bytes {
             defer { i += 1 }

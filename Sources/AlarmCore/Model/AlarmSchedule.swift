@@ -15,12 +15,12 @@ public enum AlarmSchedule: Codable, Equatable, Sendable {
     /// A countdown of `seconds`; `endDate` set when the timer was given as an absolute end instead.
     case timer(seconds: UInt64, endDate: USec?)
 
-    public var kind: AlarmKind {
+    var kind: AlarmKind {
         if case .timer = self { return .timer }
         return .alarm
     }
 
-    public var isRepeating: Bool {
+    var isRepeating: Bool {
         if case .relative(_, _, let days) = self { return !days.isEmpty }
         return false
     }

@@ -35,14 +35,14 @@ public struct AuthorizationPolicy: Sendable, Equatable {
 public struct Limits: Sendable, Equatable {
     public var maxAlarmsPerApp: Int = 1024
     /// 0 = unlimited.
-    public var maxAlarmsShell: Int = 0
+    var maxAlarmsShell: Int = 0
 
     public init(maxAlarmsPerApp: Int = 1024, maxAlarmsShell: Int = 0) {
         self.maxAlarmsPerApp = maxAlarmsPerApp
         self.maxAlarmsShell = maxAlarmsShell
     }
 
-    public func limit(for caller: Caller) -> Int? {
+    func limit(for caller: Caller) -> Int? {
         guard case .app = caller else { return maxAlarmsShell > 0 ? maxAlarmsShell : nil }
         return maxAlarmsPerApp
     }

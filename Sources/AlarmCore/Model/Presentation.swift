@@ -5,35 +5,35 @@
 /// paused) merged with the countdown template's fields. Every field has a default.
 public struct Presentation: Codable, Equatable, Sendable {
     public var title: String = ""
-    public var subtitle: String = ""
-    public var status: String = ""
+    var subtitle: String = ""
+    var status: String = ""
     public var icon: String = ""
     /// Empty = the theme's colour.
-    public var accentColor: String = ""
-    public var backgroundColor: String = ""
-    public var textColor: String = ""
-    public var compactLabel: String = ""
-    public var stopButton: String = "Stop"
+    var accentColor: String = ""
+    var backgroundColor: String = ""
+    var textColor: String = ""
+    var compactLabel: String = ""
+    var stopButton: String = "Stop"
     /// Empty = no secondary button.
-    public var secondaryButton: String = ""
-    public var secondaryButtonBehavior: SecondaryBehavior = .countdown
-    public var countdownTitle: String = ""
-    public var pauseButton: String = "Pause"
-    public var pausedTitle: String = "Paused"
-    public var resumeButton: String = "Resume"
-    public var stopAction: String = ""
-    public var secondaryAction: String = ""
-    public var tapAction: String = ""
+    var secondaryButton: String = ""
+    var secondaryButtonBehavior: SecondaryBehavior = .countdown
+    var countdownTitle: String = ""
+    var pauseButton: String = "Pause"
+    var pausedTitle: String = "Paused"
+    var resumeButton: String = "Resume"
+    var stopAction: String = ""
+    var secondaryAction: String = ""
+    var tapAction: String = ""
     /// Seconds before the end when `Phase` becomes `warning`; 0 = never.
-    public var warningThreshold: UInt32 = 0
-    public var completionMessage: String = "Completed"
+    var warningThreshold: UInt32 = 0
+    var completionMessage: String = "Completed"
 
-    public enum SecondaryBehavior: String, Codable, Sendable {
+    enum SecondaryBehavior: String, Codable, Sendable {
         case countdown
         case custom
     }
 
-    public init() {}
+    init() {}
 
     /// The `Presentation` property, every key with its default filled in.
     public var entries: [(String, Value)] {

@@ -7,7 +7,7 @@ public enum SoundChoice: Equatable, Sendable {
     case file(String)
 
     /// The freedesktop sound-theme event of `default`.
-    public static let defaultEvent = "alarm-clock-elapsed"
+    static let defaultEvent = "alarm-clock-elapsed"
 
     /// `default` → the theme's alarm event; an absolute path → that file; a name of one of alarmd's
     /// own sounds (`<dir>/<name>.oga` in a sounds directory) → that file; anything else → a theme event.

@@ -5,7 +5,7 @@
 /// an even rise), so a sleeper is woken gently and still surely.
 public enum VolumeRamp {
     /// Where a ramp starts: quiet but audible.
-    public static let startDecibels = -30.0
+    static let startDecibels = -30.0
 
     /// The volume for a loop that starts `elapsed` seconds into the alert.
     public static func decibels(elapsed: Double, ramp: UInt32) -> Double {

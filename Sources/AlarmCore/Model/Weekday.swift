@@ -6,7 +6,7 @@ public enum Weekday: String, CaseIterable, Codable, Sendable, Comparable {
     case monday, tuesday, wednesday, thursday, friday, saturday, sunday
 
     /// Foundation's `Calendar` numbering: 1 = Sunday … 7 = Saturday.
-    public var calendarWeekday: Int {
+    var calendarWeekday: Int {
         switch self {
         case .sunday: return 1
         case .monday: return 2

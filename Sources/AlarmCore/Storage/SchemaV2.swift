@@ -9,7 +9,7 @@ import FoundationEssentials
 /// migration to v3 converts through them, and tests write v2 rows with them.
 public enum SchemaV2 {
     /// The alarm a v2 row holds; nil for a row v2 itself could not read.
-    public static func decode(_ data: Data) -> Alarm? { Reader().alarm(from: data) }
+    static func decode(_ data: Data) -> Alarm? { Reader().alarm(from: data) }
 
     /// Reads many rows with one decoder.
     public struct Reader {
@@ -23,7 +23,7 @@ public enum SchemaV2 {
     }
 
     /// A v2 row for `a`, as v2 wrote it; `raw` stands in for the keys as accepted (default `a.config.raw`).
-    public static func encode(_ a: Alarm, raw: [String: Value]? = nil) -> Data {
+    static func encode(_ a: Alarm, raw: [String: Value]? = nil) -> Data {
         // An encoder of these plain types does not fail.
         (try? JSONEncoder().encode(V2Alarm(a, raw: raw ?? a.config.raw))) ?? Data()
     }

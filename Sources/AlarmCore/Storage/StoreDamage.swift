@@ -101,15 +101,15 @@ public struct StoreDamage: Sendable, Equatable {
 /// (https://sqlite.org/fileformat2.html#the_database_header).
 public struct SQLiteHeader: Sendable, Equatable {
     public static let size = 100
-    public static let magic = Array("SQLite format 3\0".utf8)
+    static let magic = Array("SQLite format 3\0".utf8)
 
-    public let pageSize: UInt64
+    let pageSize: UInt64
     /// The size in pages the header vouches for; nil when it does not (a writer that predates the
     /// field, or a change counter that does not match it).
-    public let pageCount: UInt64?
+    let pageCount: UInt64?
 
     /// Nil unless `bytes` start with a whole header of the right magic and a valid page size.
-    public init?(_ bytes: [UInt8]) {
+    init?(_ bytes: [UInt8]) {
         guard bytes.count >= Self.size, bytes.starts(with: Self.magic) else { return nil }
         func be(_ at: Int, _ n: Int) -> UInt64 { bytes[at..<at + n].reduce(0) { $0 << 8 | UInt64($1) } }
         let raw = be(16, 2)
@@ -121,7 +121,7 @@ public struct SQLiteHeader: Sendable, Equatable {
     }
 
     /// Why a file of `fileSize` bytes cannot hold the whole database; nil when it may.
-    public func truncation(fileSize: UInt64) -> String? {
+    func truncation(fileSize: UInt64) -> String? {
         if fileSize % pageSize != 0 {
             return "\(fileSize) bytes, not a whole number of \(pageSize)-byte pages"
         }

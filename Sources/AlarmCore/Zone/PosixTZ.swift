@@ -8,8 +8,8 @@
 /// the year the instant falls in *in UTC*; the start of daylight time is a wall time of standard time,
 /// its end a wall time of daylight time; when the start comes after the end in that year (southern
 /// hemisphere), daylight time is in effect outside [end, start).
-public struct PosixTZ: Sendable, Hashable {
-    public enum Day: Sendable, Hashable {
+struct PosixTZ: Sendable, Hashable {
+    enum Day: Sendable, Hashable {
         /// `Jn`: day 1…365, February 29 never counted.
         case julian(Int)
         /// `n`: day 0…365 counting February 29.
@@ -18,19 +18,19 @@ public struct PosixTZ: Sendable, Hashable {
         case month(Int, week: Int, weekday: Int)
     }
 
-    public struct Change: Sendable, Hashable {
-        public var day: Day
+    struct Change: Sendable, Hashable {
+        var day: Day
         /// Seconds after local midnight of `day`: −167 h … 167 h (version 3).
-        public var time: Int64
+        var time: Int64
     }
 
-    public var standard: LocalTimeType
-    public var daylight: LocalTimeType?
-    public var start: Change
-    public var end: Change
+    var standard: LocalTimeType
+    var daylight: LocalTimeType?
+    var start: Change
+    var end: Change
 
     /// The local time type in effect at `t` (seconds since the epoch).
-    public func type(at t: Int64) -> LocalTimeType {
+    func type(at t: Int64) -> LocalTimeType {
         guard let daylight else { return standard }
         let (s, e) = changes(year: Civil.date(fromDays: Civil.floorDiv(t, 86_400)).year)
         let isDST = s > e ? (t < e || t >= s) : (t >= s && t < e)
@@ -67,7 +67,7 @@ public struct PosixTZ: Sendable, Hashable {
     static let defaultEnd = Change(day: .month(11, week: 1, weekday: 0), time: 7_200)
 
     /// Parses a rule string; `nil` for the empty string (no rule).
-    public static func parse(_ text: String) throws(ZoneError) -> PosixTZ? {
+    static func parse(_ text: String) throws(ZoneError) -> PosixTZ? {
         if text.isEmpty { return nil }
         var s = Scanner(Array(text.utf8))
         let stdName = try s.name()

@@ -8,7 +8,7 @@ public struct LocalTimeType: Sendable, Hashable {
     public var isDST: Bool
     public var abbreviation: String
 
-    public init(offset: Int32, isDST: Bool, abbreviation: String) {
+    init(offset: Int32, isDST: Bool, abbreviation: String) {
         self.offset = offset
         self.isDST = isDST
         self.abbreviation = abbreviation
@@ -68,14 +68,14 @@ public struct LocalTime: Sendable, Hashable, CustomStringConvertible {
 public struct Zone: Sendable, Hashable, CustomStringConvertible {
     public var name: String
     /// Transition instants, ascending.
-    public let transitions: [Int64]
+    let transitions: [Int64]
     /// For each transition, the index in `types` of the type it begins.
-    public let transitionTypes: [Int]
-    public let types: [LocalTimeType]
+    let transitionTypes: [Int]
+    let types: [LocalTimeType]
     /// What applies after the last transition; `nil` keeps the last transition's type.
-    public let rule: PosixTZ?
+    let rule: PosixTZ?
 
-    public init(name: String, transitions: [Int64], transitionTypes: [Int], types: [LocalTimeType], rule: PosixTZ?) {
+    init(name: String, transitions: [Int64], transitionTypes: [Int], types: [LocalTimeType], rule: PosixTZ?) {
         precondition(!types.isEmpty && transitions.count == transitionTypes.count && transitionTypes.allSatisfy(types.indices.contains))
         self.name = name
         self.transitions = transitions
@@ -88,7 +88,7 @@ public struct Zone: Sendable, Hashable, CustomStringConvertible {
     private let initial: LocalTimeType
 
     /// A zone with one type and no transitions.
-    public static func fixed(name: String, offset: Int32, abbreviation: String) -> Zone {
+    static func fixed(name: String, offset: Int32, abbreviation: String) -> Zone {
         Zone(name: name, transitions: [], transitionTypes: [], types: [LocalTimeType(offset: offset, isDST: false, abbreviation: abbreviation)],
              rule: nil)
     }
@@ -172,7 +172,7 @@ public struct Zone: Sendable, Hashable, CustomStringConvertible {
         return offsets.map { wall - $0 }.filter { wallSeconds(at: $0) == wall }.sorted()
     }
 
-    public func instants(_ local: LocalTime) -> [Int64] { instants(wall: local.wallSeconds) }
+    func instants(_ local: LocalTime) -> [Int64] { instants(wall: local.wallSeconds) }
 
     /// The instant an alarm set for wall time `wall` rings (docs/API.md): its first occurrence when it
     /// happens twice; in a gap, the first valid instant after it — the transition that skipped it.
