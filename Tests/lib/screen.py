@@ -1,11 +1,12 @@
 # SPDX-FileCopyrightText: 2026 The alarmd developers <alarmd@alarmd.org>
 # SPDX-License-Identifier: LGPL-2.1-or-later
-"""What every desktop suite shares: its log line, its failure, waiting on an event, and reading
-screenshots (words found by OCR, pixels). Each suite's OCR itself (crop, scale, filters) stays its own:
+"""What every desktop suite shares: its log line, its failure, its run of named checks, waiting on an
+event, and reading screenshots (words found by OCR, pixels). Each suite's OCR itself (crop, scale, filters) stays its own:
 each desktop's text needs other treatment."""
 import re
 import subprocess
 import time
+import traceback
 
 T0 = time.monotonic()
 
@@ -16,6 +17,40 @@ def log(msg):
 
 class Fail(Exception):
     pass
+
+
+class CheckRun:
+    """Runs a suite's named checks against its session `s`: each is logged PASS or FAIL with its time,
+    a failure leaves a screenshot, and `tidy` (a suite's own) runs after every check."""
+
+    def __init__(self, s):
+        self.s = s
+        self.results = []
+
+    def tidy(self):
+        pass
+
+    def check(self, name, fn):
+        t = time.monotonic()
+        try:
+            fn()
+            ok = True
+            log(f'PASS {name} ({time.monotonic() - t:.1f}s)')
+        except Exception as e:
+            ok = False
+            log(f'FAIL {name}: {e}')
+            if not isinstance(e, Fail):
+                traceback.print_exc()
+            try:
+                self.s.screenshot('failure')
+            except Exception:
+                pass
+        try:
+            self.tidy()
+        except Exception:
+            pass
+        self.results.append((name, ok))
+        return ok
 
 
 def wait_for(what, predicate, timeout=10.0, interval=0.1):

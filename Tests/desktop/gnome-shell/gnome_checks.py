@@ -18,12 +18,11 @@ import subprocess
 import tempfile
 import sys
 import time
-import traceback
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.abspath(os.path.join(HERE, '..', '..', '..'))
 sys.path.insert(0, os.path.join(ROOT, 'Tests', 'lib'))
-from screen import Fail, count_near, find_word, log, pixels, text_of, wait_for  # noqa: E402,F401  (the suites import them from here)
+from screen import CheckRun, Fail, count_near, find_word, log, pixels, text_of, wait_for  # noqa: E402,F401  (the suites import them from here)
 EXT_UUID = 'alarmd@alarmd.org'
 EXT_SRC = os.path.join(ROOT, 'applets', 'gnome-shell', EXT_UUID)
 BUS = 'org.alarmd.AlarmManager1'
@@ -79,38 +78,18 @@ LOCK = (240, 32, 800, 300)    # above the lock screen's clock: where the extensi
 LOCK_LIST = (400, 560, 480, 240)  # GNOME's own list of notifications at the bottom of the lock screen
 
 
-class Checks:
+class Checks(CheckRun):
     def __init__(self, s):
-        self.s = s
-        self.results = []
+        super().__init__(s)
         regions = getattr(s, 'regions', {})
         self.IND, self.MENU = regions.get('IND', IND), regions.get('MENU', MENU)
         self.LOCK, self.LOCK_LIST = regions.get('LOCK', LOCK), regions.get('LOCK_LIST', LOCK_LIST)
 
-    def check(self, name, fn):
-        t = time.monotonic()
-        try:
-            fn()
-            ok = True
-            log(f'PASS {name} ({time.monotonic() - t:.1f}s)')
-        except Exception as e:
-            ok = False
-            log(f'FAIL {name}: {e}')
-            if not isinstance(e, Fail):
-                traceback.print_exc()
-            try:
-                self.s.screenshot('failure')
-            except Exception:
-                pass
-        try:
-            # Whatever menu a check left open closes: the next starts clean. Not on the lock screen: there
-            # a key press is the user asking to unlock, and raises the password prompt (unlockDialog.js).
-            if not self.s.locked():
-                self.s.send('key 0xff1b')
-        except Exception:
-            pass
-        self.results.append((name, ok))
-        return ok
+    def tidy(self):
+        # Whatever menu a check left open closes: the next starts clean. Not on the lock screen: there
+        # a key press is the user asking to unlock, and raises the password prompt (unlockDialog.js).
+        if not self.s.locked():
+            self.s.send('key 0xff1b')
 
     # helpers
     def indicator(self, label, min_conf=0):

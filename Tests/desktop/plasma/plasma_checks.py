@@ -20,12 +20,11 @@ import signal
 import subprocess
 import sys
 import time
-import traceback
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.abspath(os.path.join(HERE, '..', '..', '..'))
 sys.path.insert(0, os.path.join(ROOT, 'Tests', 'lib'))
-from screen import Fail, count_near, find_word, log, pixels, reading_order, text_of, wait_for  # noqa: E402,F401  (the suites import them from here)
+from screen import CheckRun, Fail, count_near, find_word, log, pixels, reading_order, text_of, wait_for  # noqa: E402,F401  (the suites import them from here)
 APPLET = 'org.alarmd.plasmoid'
 # The QML packages: Plasma 5.27's and Plasma 6's; one translation template for both.
 PACKAGES = {5: os.path.join(ROOT, 'applets', 'plasma', 'package'), 6: os.path.join(ROOT, 'applets', 'plasma', 'package6')}
@@ -88,30 +87,11 @@ SHOW = 20
 RED, ORANGE = (0xff, 0x3b, 0x30), (0xff, 0x95, 0x00)
 
 
-class Checks:
+class Checks(CheckRun):
     def __init__(self, s):
-        self.s = s
-        self.results = []
+        super().__init__(s)
         # Where the panel is: at the bottom, its height the session's Plasma's.
         self.PANEL = getattr(s, 'panel', PANEL)
-
-    def check(self, name, fn):
-        t = time.monotonic()
-        try:
-            fn()
-            ok = True
-            log(f'PASS {name} ({time.monotonic() - t:.1f}s)')
-        except Exception as e:
-            ok = False
-            log(f'FAIL {name}: {e}')
-            if not isinstance(e, Fail):
-                traceback.print_exc()
-            try:
-                self.s.screenshot('failure')
-            except Exception:
-                pass
-        self.results.append((name, ok))
-        return ok
 
     def pot_current(self):
         """The template holds every string of both QML packages (and the plugin's, which has none)."""
