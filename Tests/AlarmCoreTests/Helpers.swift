@@ -52,9 +52,9 @@ extension AlarmEngine {
 
 extension Alarm {
     /// The wire's countdown values (`CountdownStartUSec`, `CountdownTotalUSec`, `ElapsedUSec`): 0 without a countdown.
-    var countdownStart: USec { run.countdown?.start ?? 0 }
-    var countdownTotal: USec { run.countdown?.total ?? 0 }
-    var elapsed: USec { run.countdown?.elapsed ?? 0 }
+    var countdownStart: USec { flat.countdownStart }
+    var countdownTotal: USec { flat.countdownTotal }
+    var elapsed: USec { flat.elapsed }
 
     /// The alarm put in `state` with the fire time `fire` (none while paused), keeping its countdown:
     /// for tables of transitions that no plan needs to reach.

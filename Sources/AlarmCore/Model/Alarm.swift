@@ -195,8 +195,8 @@ extension Alarm {
 
     /// The stores' flat fields, 0 (and `normal`, false) for what its state does not have; the wire's
     /// `FireTimeUSec`, `CountdownStartUSec`, `CountdownTotalUSec` and `ElapsedUSec` are these.
-    var flat: (fireTime: USec, countdownStart: USec, countdownTotal: USec, elapsed: USec, alertingSince: USec,
-                      measuresDuration: Bool) {
+    public var flat: (fireTime: USec, countdownStart: USec, countdownTotal: USec, elapsed: USec, alertingSince: USec,
+                             measuresDuration: Bool) {
         let c = run.countdown
         return (run.fireTime ?? 0, c?.start ?? 0, c?.total ?? 0, c?.elapsed ?? 0, alertingSince ?? 0, c?.measuresDuration ?? false)
     }
