@@ -301,14 +301,22 @@ DESKTOP_PACKAGES = [
     'gnome-session-canberra', 'sound-theme-freedesktop',
     'libglib2.0-bin', 'dconf-service', 'dconf-gsettings-backend', 'libsqlite3-0',
 ]
-# forky's Release file on the mirror can be past its Valid-Until.
-SUITE_APTOPTS = {'forky': ['Acquire::Check-Valid-Until "false"']}
+# The desktop root of a suite that runs GNOME Shell alone (sid's): sid carries Plasma through transitions
+# that can leave it uninstallable for days, and the GNOME suites need none of it. alarmd loads libcanberra
+# when it rings, as in the full root.
+GNOME_PACKAGES = [
+    'gnome-shell', 'dbus-daemon', 'procps', 'libglib2.0-bin', 'dconf-service', 'dconf-gsettings-backend',
+    'libsqlite3-0', 'libcanberra0', 'sound-theme-freedesktop',
+]
+SUITE_PACKAGES = {'sid': GNOME_PACKAGES}
+# The Release files of forky and sid on the mirror can be past their Valid-Until.
+SUITE_APTOPTS = {suite: ['Acquire::Check-Valid-Until "false"'] for suite in ('forky', 'sid')}
 
 
 def desktop_root(suite, log=None, logfile=None):
-    """cached_root() of the desktop root for `suite` (trixie, forky)."""
-    return cached_root(suite, DESKTOP_PACKAGES, 'desktop', aptopts=SUITE_APTOPTS.get(suite, ()), log=log,
-                       logfile=logfile)
+    """cached_root() of the desktop root for `suite` (trixie, forky: both desktops; sid: GNOME alone)."""
+    return cached_root(suite, SUITE_PACKAGES.get(suite, DESKTOP_PACKAGES), 'desktop',
+                       aptopts=SUITE_APTOPTS.get(suite, ()), log=log, logfile=logfile)
 
 
 # Per release: the version suffix (so that each release's build upgrades the one before it:
