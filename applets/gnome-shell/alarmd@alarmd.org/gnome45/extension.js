@@ -35,8 +35,12 @@ const MANAGER_IFACE = 'org.alarmd.AlarmManager1';
 const ALARM_IFACE = 'org.alarmd.Alarm1';
 const QUICK_MINUTES = [1, 5, 10, 25];
 const TITLES_KEY = 'show-titles-when-locked';
-// St.BoxLayout's `vertical` is deprecated since GNOME 48: boxes say their orientation.
-const VERTICAL = {orientation: Clutter.Orientation.VERTICAL};
+// St.BoxLayout's `vertical` is deprecated since GNOME 48: boxes say their orientation. Before 48 (46,
+// 47) a box has no `orientation` property, only `vertical`.
+const VERTICAL = 'orientation' in St.BoxLayout.prototype
+    ? {orientation: Clutter.Orientation.VERTICAL}
+    // eslint-disable-next-line no-restricted-syntax
+    : {vertical: true};
 
 function isCancelled(error) {
     return error instanceof GLib.Error && error.matches(Gio.IOErrorEnum, Gio.IOErrorEnum.CANCELLED);
