@@ -626,7 +626,9 @@ class AlarmdClient {
         if (!Main.sessionMode.isLocked)
             return;
         if (!this._pointer) {
-            const seat = global.stage.context.get_backend().get_default_seat();
+            // GNOME 46's actors have no `context` (48's do): there the seat is the default backend's.
+            const backend = global.stage.context?.get_backend() ?? Clutter.get_default_backend();
+            const seat = backend.get_default_seat();
             this._pointer = seat.create_virtual_device(Clutter.InputDeviceType.POINTER_DEVICE);
         }
         this._pointer.notify_relative_motion(GLib.get_monotonic_time(), 0, 0);
