@@ -4,12 +4,12 @@
 from screenshots (tesseract) and clicked through Mutter's RemoteDesktop, against the real alarmd.
 
 The suites differ in their session only: Tests/desktop/gnome-shell/run starts GNOME Shell 43 on this
-machine, run-root starts GNOME Shell 48 (trixie) or 50 (forky) in a Debian root. A session gives the
-checks: art (the screenshots' folder), screenshot(label), send(input command), locked(),
+machine, run-root starts GNOME Shell 48 (trixie), 50 (forky), 51 (sid) or 46 (built from source) in a
+Debian root. A session gives the checks: art (the screenshots' folder), screenshot(label), send(input command), locked(),
 screensaver(method, *args), schedule(...), alarm_prop(id, prop), alarms(), call(method, id),
 name_owner(name), pid_of(unique), match_rules(unique), shell_unique, stop_alarmd(), gsettings(*args,
 extension=False), set_extension(enabled), unit() (the model's unit checks), regions (screen areas that
-differ from the defaults below) and version (43, 48, 50…).
+differ from the defaults below) and version (43, 46, 48, 50, 51…).
 """
 import json
 import os
