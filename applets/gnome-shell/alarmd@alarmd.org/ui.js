@@ -43,6 +43,17 @@ function vertical(box) {
     return box;
 }
 
+/** An alarm's first line, in the menu and on the lock screen: its title, taking the width, and a value
+ *  (state, time) at the end; styled PREFIX-top, PREFIX-title and PREFIX-value. */
+function titleRow(prefix) {
+    const row = new St.BoxLayout({x_expand: true, style_class: `${prefix}-top`});
+    const title = new St.Label({style_class: `${prefix}-title`, x_expand: true, y_align: Clutter.ActorAlign.CENTER});
+    const value = new St.Label({style_class: `${prefix}-value`, y_align: Clutter.ActorAlign.CENTER});
+    row.add_child(title);
+    row.add_child(value);
+    return [row, title, value];
+}
+
 function isCancelled(error) {
     return error instanceof GLib.Error && error.matches(Gio.IOErrorEnum, Gio.IOErrorEnum.CANCELLED);
 }
@@ -61,15 +72,8 @@ class AlarmdAlarmItem extends PopupMenu.PopupBaseMenuItem {
         this._client = client;
         this._state = null;
         const box = vertical(new St.BoxLayout({x_expand: true, style_class: 'alarmd-item-box'}));
-        const top = new St.BoxLayout({x_expand: true});
-        this._title = new St.Label({
-            style_class: 'alarmd-item-title',
-            x_expand: true,
-            y_align: Clutter.ActorAlign.CENTER,
-        });
-        this._status = new St.Label({style_class: 'alarmd-item-status', y_align: Clutter.ActorAlign.CENTER});
-        top.add_child(this._title);
-        top.add_child(this._status);
+        let top;
+        [top, this._title, this._status] = titleRow('alarmd-item');
         box.add_child(top);
         this._trough = new St.BoxLayout({style_class: 'alarmd-progress-trough', x_expand: true});
         this._bar = new St.Widget({style_class: 'alarmd-progress-bar', x_expand: false, y_expand: true});
@@ -158,15 +162,8 @@ class AlarmdLockRow extends St.BoxLayout {
         vertical(this);
         this._client = client;
         this._buttonsKey = null;
-        const top = new St.BoxLayout({x_expand: true, style_class: 'alarmd-lock-top'});
-        this._title = new St.Label({
-            style_class: 'alarmd-lock-title',
-            x_expand: true,
-            y_align: Clutter.ActorAlign.CENTER,
-        });
-        this._time = new St.Label({style_class: 'alarmd-lock-time', y_align: Clutter.ActorAlign.CENTER});
-        top.add_child(this._title);
-        top.add_child(this._time);
+        let top;
+        [top, this._title, this._time] = titleRow('alarmd-lock');
         this.add_child(top);
         this._buttons = new St.BoxLayout({
             style_class: 'alarmd-lock-buttons',
