@@ -13,11 +13,10 @@ GNOME_EXT = alarmd@alarmd.org
 GNOME_EXT_DIR = $(DESTDIR)$(DATADIR)/gnome-shell/extensions/$(GNOME_EXT)
 # The extension comes in two variants from one source (applets/gnome-shell/assemble): 43 in GNOME Shell
 # 43's legacy imports, 45 in the ES modules of 45 and later; each variant's metadata.json lists the Shell
-# versions it is offered to, the ones its suite runs (43; 48 and 50). Installed: the one for the gnome-shell
-# here (`gnome-shell --version`), 45 where there is none; GNOME_SHELL_VARIANT=43|45 chooses (a package
-# built for another release than the build machine's).
-GNOME_SHELL_VARIANT ?= $(shell v=$$(gnome-shell --version 2>/dev/null | sed -nE 's/^GNOME Shell ([0-9]+).*/\1/p'); \
-	if [ -n "$$v" ] && [ "$$v" -lt 45 ]; then echo 43; else echo 45; fi)
+# versions it is offered to, the ones a suite runs (43; 46, 48, 50 and 51). Installed: the one for the
+# gnome-shell here (`gnome-shell --version`, as `assemble --variant` maps it), 45 where there is none;
+# GNOME_SHELL_VARIANT=43|45 chooses (a package built for another release than the build machine's).
+GNOME_SHELL_VARIANT ?= $(shell applets/gnome-shell/assemble --variant "$$(gnome-shell --version 2>/dev/null)")
 # The KDE Plasma applet (applets/plasma): its CMake build, warnings as errors: for Plasma 5.27 here, for
 # Plasma 6 in the Debian 13 build root (applets/plasma/README.md).
 PLASMA_BUILD = .build-plasma

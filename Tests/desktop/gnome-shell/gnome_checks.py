@@ -26,6 +26,7 @@ sys.path.insert(0, os.path.join(ROOT, 'Tests', 'lib'))
 from screen import CheckRun, Fail, count_near, find_word, log, pixels, text_of, wait_for  # noqa: E402,F401  (the suites import them from here)
 EXT_UUID = 'alarmd@alarmd.org'
 EXT_SRC = os.path.join(ROOT, 'applets', 'gnome-shell', EXT_UUID)
+ASSEMBLE = os.path.join(ROOT, 'applets', 'gnome-shell', 'assemble')
 BUS = 'org.alarmd.AlarmManager1'
 W, H = 1280, 800
 
@@ -89,8 +90,9 @@ def shell_version(text):
 
 
 def variant_of(major):
-    """The extension's variant (applets/gnome-shell/assemble) a GNOME Shell of that major version loads."""
-    return '43' if major < 45 else '45'
+    """The extension's variant a GNOME Shell of that major version loads, as assemble maps it."""
+    return subprocess.run([ASSEMBLE, '--variant', str(major)], capture_output=True, text=True,
+                          check=True).stdout.strip()
 
 
 def unlisted(found, suite):
