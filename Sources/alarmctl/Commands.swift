@@ -54,13 +54,14 @@ struct Commands {
             if s.isAlerting { return .reverseRed }
             if s.isWarning { return .yellow }
             if s.isCountingDown { return .green }
-            if s.isPaused { return .dim }
+            if s.isPaused || !s.enabled { return .dim }
             return nil
         }
         return 0
     }
 
     private func next(_ s: AlarmSnapshot, _ t: USec) -> String {
+        if !s.enabled { return "-" }
         switch s.state {
         case .alerting?: return "ringing"
         case .paused?: return "paused"
@@ -69,6 +70,7 @@ struct Commands {
     }
 
     private func when(_ s: AlarmSnapshot, _ t: USec) -> String {
+        if !s.enabled { return "-" }
         switch s.state {
         case .alerting?: return "now"
         case .paused?: return "\(TimeText.clock(s.remaining(at: t))) left"
@@ -298,13 +300,21 @@ struct Commands {
                     case "resume": try proxy.resume(s.id)
                     case "stop": try proxy.stop(s.id)
                     case "snooze": try proxy.countdown(s.id)
+                    case "on": try proxy.setEnabled(s.id, true)
+                    case "off": try proxy.setEnabled(s.id, false)
                     default: try proxy.cancel(s.id)
                     }
                 } catch {
                     throw refusal(error, verb: verb, alarm: s)
                 }
-                let done = ["pause": "Paused", "resume": "Resumed", "stop": "Stopped", "snooze": "Snoozed", "cancel": "Cancelled"][verb]!
-                out.line("\(done) \(IDPrefix.short(s.id)) \"\(s.title)\".")
+                let done = ["pause": "Paused", "resume": "Resumed", "stop": "Stopped", "snooze": "Snoozed", "cancel": "Cancelled",
+                            "on": "Switched on", "off": "Switched off"][verb]!
+                var line = "\(done) \(IDPrefix.short(s.id)) \"\(s.title)\""
+                // Switched on, it rings at its next occurrence: say when, as `alarm` does.
+                if verb == "on", let now = (try? proxy.alarms())?.first(where: { $0.id == s.id }), now.fireTime > 0 {
+                    line += ": rings \(TimeText.local(now.fireTime, now: self.now)), \(TimeText.relative(now.fireTime, from: self.now))"
+                }
+                out.line(line + ".")
             } catch {
                 Output.error(error.message)
                 status = error.code
@@ -336,7 +346,7 @@ struct Commands {
         case .alerting?: return "ringing"
         case .paused?: return "paused with \(TimeText.clock(s.remaining(at: t))) left"
         case .countdown?: return "counting down (\(s.endVerb) \(TimeText.relative(s.fireTime, from: t)))"
-        case .scheduled?: return "scheduled for \(TimeText.local(s.fireTime, now: t))"
+        case .scheduled?: return s.enabled ? "scheduled for \(TimeText.local(s.fireTime, now: t))" : "switched off"
         case nil: return "'\(s.stateName)'"
         }
     }
@@ -444,7 +454,8 @@ extension AlarmSnapshot {
     /// Its kind and state as alarmd names them, for output: the names of a newer alarmd too, which
     /// the typed ``kind`` and ``state`` read as nil.
     var kindName: String { string("Kind") }
-    var stateName: String { string("State") }
+    /// `off` for an alarm switched off, which alarmd reports as `scheduled` with no fire time.
+    var stateName: String { enabled ? string("State") : "off" }
     /// What its countdown does at the end: a silent timer ends, the rest ring.
     var endVerb: String { isTimer && !ring ? "ends" : "rings" }
 }

@@ -73,4 +73,24 @@ import TestSupport
             Issue.record("\(c): no mode \(e.mode)")
         }
     }
+
+    @Test(arguments: try ClientRules.load().alarmTime.cases)
+    func alarmTime(_ c: ClientRules.AlarmTimeCase) {
+        #expect(AlarmText.time(hour: c.hour, minute: c.minute, hour12: c.hour12) == c.text, "\(c)")
+    }
+
+    @Test(arguments: try ClientRules.load().alarmDays.cases)
+    func alarmDays(_ c: ClientRules.AlarmDaysCase) throws {
+        #expect(try ClientRules.load().alarmDays.zone == "UTC")
+        let first = try #require(Weekday(rawValue: c.firstDay ?? "monday"))
+        #expect(AlarmText.days(c.weekdays, firstDay: first, fire: c.fire ?? 0, now: c.now ?? 0, zone: .utc) == c.text, "\(c)")
+    }
+
+    @Test(arguments: try ClientRules.load().nextAlarm.cases)
+    func nextAlarm(_ c: ClientRules.NextAlarmCase) throws {
+        #expect(try ClientRules.load().nextAlarm.zone == "UTC")
+        let next = AlarmText.next(of: c.alarms.map { AlarmSnapshot(properties: $0.values) })
+        #expect(next?.id == c.expect.alarm, "\(c)")
+        #expect(next.map { AlarmText.heading(of: $0, hour12: c.hour12, zone: .utc) } ?? "" == c.expect.text, "\(c)")
+    }
 }

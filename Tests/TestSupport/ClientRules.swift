@@ -14,6 +14,14 @@ public struct ClientRules: Decodable, Sendable {
     public var clock: Section<ClockCase>
     public var remaining: Section<RemainingCase>
     public var panel: PanelSection
+    public var alarmTime: Section<AlarmTimeCase>
+    public var alarmDays: AlarmDaysSection
+    public var nextAlarm: NextAlarmSection
+
+    enum CodingKeys: String, CodingKey {
+        case duration, color, clock, remaining, panel
+        case alarmTime = "alarm_time", alarmDays = "alarm_days", nextAlarm = "next_alarm"
+    }
 
     /// The file beside this one's directory, found from this source file's path.
     public static let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
@@ -86,6 +94,55 @@ public struct ClientRules: Decodable, Sendable {
         public var time: String
         public var color: String?
         public var ticking: Bool
+    }
+
+    public struct AlarmTimeCase: Decodable, Sendable, CustomStringConvertible {
+        public var hour: Int
+        public var minute: Int
+        public var hour12: Bool
+        public var text: String
+        public var description: String { "\(hour):\(minute) \(hour12 ? "12h" : "24h")" }
+    }
+
+    public struct AlarmDaysSection: Decodable, Sendable {
+        public var zone: String
+        public var cases: [AlarmDaysCase]
+    }
+
+    public struct AlarmDaysCase: Decodable, Sendable, CustomStringConvertible {
+        public var weekdays: [String]
+        /// The locale's first day of the week; Monday when absent.
+        public var firstDay: String?
+        public var now: USec?
+        public var fire: USec?
+        public var text: String
+        public var description: String { "\(weekdays) from \(firstDay ?? "monday"), fire \(fire ?? 0)" }
+
+        enum CodingKeys: String, CodingKey {
+            case weekdays, now, fire, text
+            case firstDay = "first_day"
+        }
+    }
+
+    public struct NextAlarmSection: Decodable, Sendable {
+        public var zone: String
+        public var cases: [NextAlarmCase]
+    }
+
+    public struct NextAlarmCase: Decodable, Sendable, CustomStringConvertible {
+        public var name: String
+        public var now: USec
+        public var hour12: Bool
+        public var alarms: [Properties]
+        public var expect: Expectation
+        public var description: String { name }
+
+        public struct Expectation: Decodable, Sendable {
+            /// The Id of the next alarm, nil for none.
+            public var alarm: String?
+            /// Its day and time ("Mon 06:45"); "" for none.
+            public var text: String
+        }
     }
 
     /// An `org.alarmd.Alarm1` property map as the bus gives it: numbers are the `t` properties
