@@ -41,7 +41,8 @@ struct Commands {
         var header = ["ID", "KIND", "STATE", "NEXT", "IN", "REPEAT", "TITLE", "APP"]
         if a.flags.contains("all") { header.insert(contentsOf: ["SOUND", "SNOOZE", "PRE-ALERT"], at: 7) }
         let rows = sorted.map { s -> [String] in
-            var row = [ids[s.id] ?? s.id, s.kindName, s.stateName + (s.isWarning ? " (warning)" : ""), next(s, t), when(s, t),
+            let (next, inTime) = nextAndIn(s, t)
+            var row = [ids[s.id] ?? s.id, s.kindName, s.stateName + (s.isWarning ? " (warning)" : ""), next, inTime,
                        s.weekdays.isEmpty ? "-" : TimeText.days(s.weekdays), s.title, s.appId.isEmpty ? "-" : s.appId]
             if a.flags.contains("all") {
                 row.insert(contentsOf: [s.sound, CommandInput.durationText(UInt64(s.postAlert)),
@@ -60,21 +61,13 @@ struct Commands {
         return 0
     }
 
-    private func next(_ s: AlarmSnapshot, _ t: USec) -> String {
-        if !s.enabled { return "-" }
+    /// The NEXT and IN columns: when it rings, and how far off that is.
+    private func nextAndIn(_ s: AlarmSnapshot, _ t: USec) -> (String, String) {
+        if !s.enabled { return ("-", "-") }
         switch s.state {
-        case .alerting?: return "ringing"
-        case .paused?: return "paused"
-        case .countdown?, .scheduled?, nil: return TimeText.local(s.fireTime, now: t)
-        }
-    }
-
-    private func when(_ s: AlarmSnapshot, _ t: USec) -> String {
-        if !s.enabled { return "-" }
-        switch s.state {
-        case .alerting?: return "now"
-        case .paused?: return "\(TimeText.clock(s.remaining(at: t))) left"
-        case .countdown?, .scheduled?, nil: return TimeText.relative(s.fireTime, from: t)
+        case .alerting?: return ("ringing", "now")
+        case .paused?: return ("paused", "\(TimeText.clock(s.remaining(at: t))) left")
+        case .countdown?, .scheduled?, nil: return (TimeText.local(s.fireTime, now: t), TimeText.relative(s.fireTime, from: t))
         }
     }
 

@@ -13,10 +13,10 @@ public struct ClientRules: Decodable, Sendable {
     public var color: Section<ColorCase>
     public var clock: Section<ClockCase>
     public var remaining: Section<RemainingCase>
-    public var panel: PanelSection
+    public var panel: ZonedSection<PanelCase>
     public var alarmTime: Section<AlarmTimeCase>
-    public var alarmDays: AlarmDaysSection
-    public var nextAlarm: NextAlarmSection
+    public var alarmDays: ZonedSection<AlarmDaysCase>
+    public var nextAlarm: ZonedSection<NextAlarmCase>
 
     enum CodingKeys: String, CodingKey {
         case duration, color, clock, remaining, panel
@@ -67,18 +67,25 @@ public struct ClientRules: Decodable, Sendable {
         public var description: String { name }
     }
 
-    public struct PanelSection: Decodable, Sendable {
-        /// The time zone the cases' local times are in.
+    /// A section whose cases read local times: the zone the tests run them in.
+    public struct ZonedSection<Case: Decodable & Sendable>: Decodable, Sendable {
         public var zone: String
-        public var cases: [PanelCase]
+        public var cases: [Case]
     }
 
-    public struct PanelCase: Decodable, Sendable, CustomStringConvertible {
+    public typealias PanelCase = AlarmsCase<PanelExpectation>
+    public typealias NextAlarmCase = AlarmsCase<NextAlarmExpectation>
+
+    /// A case over a set of alarms (Alarm1 property maps) at `now`.
+    public struct AlarmsCase<Expectation: Decodable & Sendable>: Decodable, Sendable, CustomStringConvertible {
         public var name: String
-        public var running: Bool
+        /// Whether alarmd is running (the panel's cases).
+        public var running: Bool?
+        /// Whether the desktop shows 12-hour time (the next alarm's cases).
+        public var hour12: Bool?
         public var now: USec
         public var alarms: [Properties]
-        public var expect: PanelExpectation
+        public var expect: Expectation
         public var description: String { name }
     }
 
@@ -104,11 +111,6 @@ public struct ClientRules: Decodable, Sendable {
         public var description: String { "\(hour):\(minute) \(hour12 ? "12h" : "24h")" }
     }
 
-    public struct AlarmDaysSection: Decodable, Sendable {
-        public var zone: String
-        public var cases: [AlarmDaysCase]
-    }
-
     public struct AlarmDaysCase: Decodable, Sendable, CustomStringConvertible {
         public var weekdays: [String]
         /// The locale's first day of the week; Monday when absent.
@@ -124,25 +126,11 @@ public struct ClientRules: Decodable, Sendable {
         }
     }
 
-    public struct NextAlarmSection: Decodable, Sendable {
-        public var zone: String
-        public var cases: [NextAlarmCase]
-    }
-
-    public struct NextAlarmCase: Decodable, Sendable, CustomStringConvertible {
-        public var name: String
-        public var now: USec
-        public var hour12: Bool
-        public var alarms: [Properties]
-        public var expect: Expectation
-        public var description: String { name }
-
-        public struct Expectation: Decodable, Sendable {
-            /// The Id of the next alarm, nil for none.
-            public var alarm: String?
-            /// Its day and time ("Mon 06:45"); "" for none.
-            public var text: String
-        }
+    public struct NextAlarmExpectation: Decodable, Sendable {
+        /// The Id of the next alarm, nil for none.
+        public var alarm: String?
+        /// Its day and time ("Mon 06:45"); "" for none.
+        public var text: String
     }
 
     /// An `org.alarmd.Alarm1` property map as the bus gives it: numbers are the `t` properties
