@@ -63,6 +63,9 @@ import Testing
         }
         #expect(states(pizza) == ["paused", "countdown"], "Pause then Resume of the timer")
         #expect(states(tea) == ["alerting", "countdown", "alerting"], "the short timer rang, was snoozed and rang again")
+        let dentistPath = managerPath + "/alarm/" + dentist.replacingOccurrences(of: "-", with: "_")
+        let switched = signals.filter { $0.path == dentistPath }.compactMap { $0.changed["Enabled"]?.unwrapped }
+        #expect(switched == [.bool(false), .bool(true)], "the dentist's alarm was switched off and on")
         let removed = signals.named("AlarmRemoved").map { $0.args.compactMap { $0.stringValue } }
         #expect(removed == [[dentist, "", "cancelled"], [tea, "", "stopped"]])
         #expect(try h.client.call("ListAuthorizations") == [.dict(key: "s", value: "s", [.init(.string("org.example.Clock"), .string("authorized"))])])
