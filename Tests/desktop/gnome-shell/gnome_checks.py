@@ -34,9 +34,11 @@ WORKDAYS = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday']
 
 
 def install_icons(data_home):
-    """alarmd's icons (data/icons) in the user's XDG_DATA_HOME, where the package puts them system-wide:
-    the extension shows alarmd-alarm-symbolic while an alarm is on."""
-    shutil.copytree(os.path.join(ROOT, 'data', 'icons'), os.path.join(data_home, 'icons'), dirs_exist_ok=True)
+    """alarmd's symbolic icons (data/icons) in the user's XDG_DATA_HOME, as the package puts them
+    system-wide: the extension shows alarmd-alarm-symbolic while an alarm is on. Only those: the coloured
+    ones would change how GNOME's lock-screen list draws alarmd's notifications, which the lock checks read."""
+    sub = os.path.join('hicolor', 'symbolic')
+    shutil.copytree(os.path.join(ROOT, 'data', 'icons', sub), os.path.join(data_home, 'icons', sub), dirs_exist_ok=True)
 
 
 # --- reading the screen ----------------------------------------------------------------------
