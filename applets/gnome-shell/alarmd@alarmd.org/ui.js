@@ -79,7 +79,11 @@ class AlarmdAlarmItem extends PopupMenu.PopupBaseMenuItem {
         [top, this._title, this._status] = titleRow('alarmd-item');
         box.add_child(top);
         this._trough = new St.BoxLayout({style_class: 'alarmd-progress-trough', x_expand: true});
-        this._bar = new St.Widget({style_class: 'alarmd-progress-bar', x_expand: false, y_expand: true});
+        // The bar fills the trough and is scaled to the progress: a width set when the trough's changes
+        // would ask for a layout in the middle of the one that changed it (the menu widens as the alarm
+        // form opens), which Clutter warns about.
+        this._bar = new St.Widget({style_class: 'alarmd-progress-bar', x_expand: true, y_expand: true});
+        this._bar.set_pivot_point(0, 0.5);
         this._trough.add_child(this._bar);
         box.add_child(this._trough);
         this._buttons = new St.BoxLayout({
@@ -89,13 +93,6 @@ class AlarmdAlarmItem extends PopupMenu.PopupBaseMenuItem {
         });
         box.add_child(this._buttons);
         this.add_child(box);
-        this._fraction = 0;
-        this._trough.connect('notify::width', () => this._sizeBar());
-    }
-
-    _sizeBar() {
-        const w = this._trough.width;
-        this._bar.width = Math.round(Math.max(0, Math.min(1, this._fraction)) * w);
     }
 
     _button(label, method, id) {
@@ -126,9 +123,8 @@ class AlarmdAlarmItem extends PopupMenu.PopupBaseMenuItem {
         this._status.style = alarm.isWarning && hex ? `color: ${hex};` : null;
         const counts = alarm.state === 'countdown' || alarm.state === 'paused';
         this._trough.visible = counts;
-        this._fraction = alarm.progress(now);
+        this._bar.scale_x = Math.max(0, Math.min(1, alarm.progress(now)));
         this._bar.style = hex ? `background-color: ${hex};` : null;
-        this._sizeBar();
         if (this._state !== alarm.state) {
             this._state = alarm.state;
             this._buttons.destroy_all_children();
@@ -345,7 +341,6 @@ class AlarmdAlarmForm extends PopupMenu.PopupMenuSection {
         }
         this._sync();
         this._item.visible = true;
-        this._hour.grab_key_focus();
     }
 
     dismiss() {
