@@ -686,14 +686,16 @@ class Checks(CheckRun):
             self.MENU = narrow
 
     def _wake_alarms_checks(self):
-        self.check('alarms: setup (Tea alone; a 24-hour clock)', self.alarm_setup)
-        self.check('alarms: new alarm 06:45 Monday to Friday "Get up", typed and clicked in the form', self.alarm_new)
-        self.check('alarms: the panel\'s alarm clock, "Next alarm" and the row', self.alarm_shown)
-        self.check('alarms: changed to 07:00 in the form', self.alarm_change)
-        self.check('alarms: switched off (no icon, no heading, Enabled false) and on again', self.alarm_switch)
-        self.check('alarms: deleted in the form', self.alarm_delete)
-        self.check('alarms: a 12-hour clock shows and sets 6:45 AM', self.alarm_12h)
-        self.check('alarms: one switched off stays silent while one switched on rings', self.alarm_off_silent)
+        for name, fn in (
+                ('setup (Tea alone; a 24-hour clock)', self.alarm_setup),
+                ('new alarm 06:45 Monday to Friday "Get up", typed and clicked in the form', self.alarm_new),
+                ('the panel\'s alarm clock, "Next alarm" and the row', self.alarm_shown),
+                ('changed to 07:00 in the form', self.alarm_change),
+                ('switched off (no icon, no heading, Enabled false) and on again', self.alarm_switch),
+                ('deleted in the form', self.alarm_delete),
+                ('a 12-hour clock shows and sets 6:45 AM', self.alarm_12h),
+                ('one switched off stays silent while one switched on rings', self.alarm_off_silent)):
+            self.check(f'alarms: {name}', fn)
 
     # 11
     def not_running(self):
