@@ -574,9 +574,10 @@ class Checks(CheckRun):
         self.click_word(find_word(words, '^Save$'))
         a = wait_for('the alarm at 7:00 (GetAlarms)', lambda: (lambda a: a if a and a[0]['Schedule'].get('hour') == 7
                      else None)(self._wake_alarms()), timeout=5)[0]
-        got = (a['Id'], a['Schedule'].get('minute'), a['Schedule'].get('weekdays'), a['Presentation'].get('title'))
-        if got != (self.wake, 0, WORKDAYS, 'Get up'):
-            raise Fail(f'expected the same alarm at 7:00 Monday to Friday, Get up: {got}')
+        got = (a['Id'], a['Schedule'].get('minute'), a['Schedule'].get('weekdays'), a['Presentation'].get('title'),
+               a['PostAlert'])
+        if got != (self.wake, 0, WORKDAYS, 'Get up', 300):
+            raise Fail(f'expected the same alarm at 7:00 Monday to Friday, Get up, snooze 300 s: {got}')
         self.close_menu()
         self.alarm_shown('07:00', 7, 0, 'alarm-changed')
 

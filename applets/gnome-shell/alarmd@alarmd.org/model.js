@@ -201,6 +201,11 @@ export class Alarm {
         return this._n('ElapsedUSec');
     }
 
+    /** The snooze length, seconds. */
+    get postAlert() {
+        return this._n('PostAlert');
+    }
+
     text(key) {
         const p = this.props.Presentation ?? {};
         const v = p[key];

@@ -318,7 +318,7 @@ class AlarmdAlarmForm extends PopupMenu.PopupMenuSection {
             this._minute.text = String(s.minute ?? 0).padStart(2, '0');
             this._pm = h >= 12;
             this._title.text = alarm.text('title');
-            this._snooze = Math.round(alarm._n('PostAlert') / 60) || Model.SNOOZE_MINUTES[0];
+            this._snooze = Math.round(alarm.postAlert / 60) || Model.SNOOZE_MINUTES[0];
         } else {
             this._hour.text = this._minute.text = this._title.text = '';
             this._pm = false;
