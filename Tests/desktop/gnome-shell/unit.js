@@ -2,7 +2,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 
 // Checks the extensions' one pure model (duration grammar, colours, clock, remaining time and progress,
-// panel view) with plain gjs:
+// panel view, an alarm's time and days, the next alarm) with plain gjs:
 //   gjs -m Tests/desktop/gnome-shell/unit.js [MODEL.js] [LEGACY_DIR]
 // MODEL.js: the ES module (default: applets/gnome-shell/alarmd@alarmd.org/model.js), as GNOME Shell 45+
 // imports it; LEGACY_DIR: a directory holding its legacy form for GNOME Shell 43 (applets/gnome-shell/
@@ -42,7 +42,7 @@ function equal(what, got, want) {
 function check(form, Model) {
     const eq = (what, got, want) => equal(`${form}: ${what}`, got, want);
     // The shared cases (Tests/cases/client-rules.json, whose `about` fields say what each rule is).
-    for (const section of ['duration', 'color', 'clock', 'remaining', 'panel'])
+    for (const section of ['duration', 'color', 'clock', 'remaining', 'panel', 'alarm_time', 'alarm_days', 'next_alarm'])
         eq(`${section} has cases`, rules[section].cases.length > 0, true);
     for (const c of rules.duration.cases) {
         eq(`parse ${JSON.stringify(c.input)}`, Model.parseDuration(c.input),
@@ -64,6 +64,16 @@ function check(form, Model) {
         eq(`panel: ${c.name}`,
             {alarm: v.alarm ? v.alarm.id : null, mode: v.mode, label: v.label, time: v.time, color: v.color, ticking: v.ticking},
             {alarm: e.alarm, mode: e.mode, label, time: e.time, color: e.color, ticking: e.ticking});
+    }
+    for (const c of rules.alarm_time.cases)
+        eq(`alarmTime ${c.hour}:${c.minute} ${c.hour12 ? '12h' : '24h'}`, Model.alarmTime(c.hour, c.minute, c.hour12), c.text);
+    for (const c of rules.alarm_days.cases) {
+        eq(`alarmDays ${JSON.stringify(c.weekdays)} from ${c.first_day ?? 'monday'} ${c.fire ?? ''}`,
+            Model.alarmDays(c.weekdays, c.first_day ?? 'monday', c.fire ?? 0, c.now ?? 0), c.text);
+    }
+    for (const c of rules.next_alarm.cases) {
+        const n = Model.nextAlarm(c.alarms.map(p => new Model.Alarm(Model.alarmPath(p.Id), p)), c.now, c.hour12);
+        eq(`nextAlarm: ${c.name}`, {alarm: n.alarm ? n.alarm.id : null, text: n.text}, c.expect);
     }
 
     const now = 1800000000e6;
@@ -89,6 +99,18 @@ function check(form, Model) {
     eq('source: app without entry', Model.isAlarmdSource(null, 'org.example.Cook', [cook]), true);
     eq('source: snap entry', Model.isAlarmdSource('cook_cook.desktop', 'Cook', [snap]), true);
     eq('source: app gone', Model.isAlarmdSource('org.example.Cook.desktop', 'Cook', [t]), false);
+
+    // The alarm form's typed time: a 12-hour clock's 12 AM is midnight, 12 PM noon.
+    eq('typed 6 45', Model.parseAlarmTime('6', '45', false, false), {hour: 6, minute: 45});
+    eq('typed 7 and no minute', Model.parseAlarmTime(' 07 ', '', false, false), {hour: 7, minute: 0});
+    eq('typed 6 45 PM', Model.parseAlarmTime('6', '45', true, true), {hour: 18, minute: 45});
+    eq('typed 12 05 AM', Model.parseAlarmTime('12', '05', true, false), {hour: 0, minute: 5});
+    eq('typed 12 00 PM', Model.parseAlarmTime('12', '00', true, true), {hour: 12, minute: 0});
+    eq('typed 13 on a 12-hour clock', Model.parseAlarmTime('13', '00', true, false), {error: 'hour'});
+    eq('typed 24', Model.parseAlarmTime('24', '00', false, false), {error: 'hour'});
+    eq('typed no hour', Model.parseAlarmTime('', '30', false, false), {error: 'hour'});
+    eq('typed 60 minutes', Model.parseAlarmTime('6', '60', false, false), {error: 'minute'});
+    eq('week from sunday', Model.weekFrom('sunday')[0], 'sunday');
 
     eq('no tick when idle', Model.nextChangeMs([s, p, r], now), -1);
     eq('tick at the next second', Model.nextChangeMs([timer('f', {FireTimeUSec: now + 2.25e6})], now), 251);

@@ -201,6 +201,11 @@ export class Alarm {
         return this._n('ElapsedUSec');
     }
 
+    /** The snooze length, seconds. */
+    get postAlert() {
+        return this._n('PostAlert');
+    }
+
     text(key) {
         const p = this.props.Presentation ?? {};
         const v = p[key];
@@ -228,6 +233,16 @@ export class Alarm {
 
     get icon() {
         return this.text('icon');
+    }
+
+    /** An alarm switched off keeps its schedule and never rings; absent (an older alarmd) is on. */
+    get enabled() {
+        return this.props.Enabled !== false;
+    }
+
+    /** The schedule keys as alarmd accepted them (hour, minute, weekdays; fixed_date; duration). */
+    get schedule() {
+        return this.props.Schedule ?? {};
     }
 
     /** docs/API.md's applet rule: countdown and scheduled run until FireTimeUSec; paused is frozen. */
@@ -276,7 +291,8 @@ function byFire(a, b) {
 
 /** The order a person reads alarms in: ringing first, then by when they fire, paused last. */
 export function readingOrder(alarms) {
-    const key = a => a.state === 'paused' ? Infinity : a.fireTime;
+    // Paused countdowns and alarms switched off have no fire time (0): they come last, not first.
+    const key = a => a.state === 'paused' || !a.enabled ? Infinity : a.fireTime;
     return [...alarms].sort((a, b) => {
         if ((a.state === 'alerting') !== (b.state === 'alerting'))
             return a.state === 'alerting' ? -1 : 1;
@@ -344,8 +360,8 @@ export function panelView(alarms, running, now, _ = s => s) {
         v.color = colorHex(a.accentColor);
         v.ticking = a.state === 'countdown';
         v.alarm = a;
-    } else if (byTime.length > 0) {
-        const a = byTime[0];
+    } else if (byTime.some(a => a.enabled)) {
+        const a = byTime.find(b => b.enabled);
         v.mode = 'scheduled';
         v.time = localTime(a.fireTime, now);
         v.color = colorHex(a.accentColor);
@@ -392,4 +408,160 @@ export function isAlarmdSource(desktopId, name, alarms) {
         return [...apps].some(app => app === entry || (app.startsWith('snap.') && entry === `${app.slice(5)}_${app.slice(5)}`));
     }
     return name === 'alarmd' || apps.has(String(name));
+}
+
+/** The days of the week as alarmd names them, indexed as Shell.util_get_week_start() counts (0 = Sunday). */
+export const WEEKDAYS = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'];
+
+/** The days "Weekdays" selects. */
+export const WORKDAYS = WEEKDAYS.slice(1, 6);
+
+/** The snooze lengths the alarm form offers, in minutes; the first is alarmd's default (post_alert 300). */
+export const SNOOZE_MINUTES = [5, 10, 15, 20];
+
+// A day of a known week (Sunday 7 January 2024, UTC) formatted by GLib: the locale's own names and
+// AM/PM words, where a table of English ones would need a translation of its own.
+function sample(day, hour = 0, minute = 0) {
+    return GLib.DateTime.new_utc(2024, 1, 7 + day, hour, minute, 0);
+}
+
+/**
+ * The locale's abbreviated name of a day ("Mon" in English).
+ *
+ * @param {string} day - monday … sunday
+ * @returns {string}
+ */
+export function dayName(day) {
+    return sample(Math.max(0, WEEKDAYS.indexOf(day))).format('%a');
+}
+
+/**
+ * The locale's word for the morning or the afternoon ("AM", "PM" in English; English where the
+ * locale has none, as 12-hour clocks need one).
+ *
+ * @param {boolean} pm - afternoon
+ * @returns {string}
+ */
+export function meridiem(pm) {
+    const word = sample(0, pm ? 12 : 0).format('%p');
+    return word || (pm ? 'PM' : 'AM');
+}
+
+/**
+ * An alarm's wall-clock time as the desktop shows times: "06:45", or with a 12-hour clock "6:45 AM"
+ * (noon 12:00 PM, midnight 12:00 AM).
+ *
+ * @param {number} hour - 0…23
+ * @param {number} minute - 0…59
+ * @param {boolean} hour12 - GNOME's clock-format is 12h
+ * @returns {string}
+ */
+export function alarmTime(hour, minute, hour12) {
+    if (!hour12)
+        return `${two(hour)}:${two(minute)}`;
+    return `${hour % 12 === 0 ? 12 : hour % 12}:${two(minute)} ${meridiem(hour >= 12)}`;
+}
+
+/**
+ * The time typed into the alarm form: an hour and a minute as text, the hour of a 12-hour clock
+ * (1…12, with `pm` saying which half of the day) or of a 24-hour one (0…23).
+ *
+ * @param {string} hourText - what the user typed as the hour
+ * @param {string} minuteText - what the user typed as the minute ("" reads as 0)
+ * @param {boolean} hour12 - a 12-hour clock
+ * @param {boolean} pm - the afternoon (12-hour clock only)
+ * @returns {{hour: number, minute: number}|{error: string}} error: hour or minute
+ */
+export function parseAlarmTime(hourText, minuteText, hour12, pm) {
+    const h = String(hourText).trim(), m = String(minuteText).trim();
+    if (!/^[0-9]{1,2}$/.test(h) || (hour12 ? Number(h) < 1 || Number(h) > 12 : Number(h) > 23))
+        return {error: 'hour'};
+    if (!/^[0-9]{0,2}$/.test(m) || Number(m) > 59)
+        return {error: 'minute'};
+    let hour = Number(h);
+    if (hour12)
+        hour = hour % 12 + (pm ? 12 : 0);
+    return {hour, minute: Number(m)};
+}
+
+/**
+ * The week in the locale's order, starting at its first day.
+ *
+ * @param {string} firstDay - monday … sunday
+ * @returns {string[]}
+ */
+export function weekFrom(firstDay) {
+    const start = Math.max(0, WEEKDAYS.indexOf(firstDay));
+    return WEEKDAYS.map((d, i) => WEEKDAYS[(start + i) % 7]);
+}
+
+function sameDay(a, b) {
+    return a.get_year() === b.get_year() && a.get_day_of_year() === b.get_day_of_year();
+}
+
+/**
+ * When an alarm rings, in short: "Every day", "Mon–Fri", "Mon, Wed, Fri" (the week from its locale's
+ * first day, three or more days in a row as one range); for a one-shot "Today", "Tomorrow", its date,
+ * or "Once" while switched off (no fire time). Tests/cases/client-rules.json, alarm_days.
+ *
+ * @param {string[]} weekdays - the Schedule's weekdays
+ * @param {string} firstDay - the locale's first day of the week (monday … sunday)
+ * @param {number} fireUSec - FireTimeUSec
+ * @param {number} nowUSec - realtime microseconds
+ * @param {Function} _ - gettext
+ * @returns {string}
+ */
+export function alarmDays(weekdays, firstDay, fireUSec, nowUSec, _ = s => s) {
+    const days = new Set(weekdays ?? []);
+    if (days.size === 7)
+        return _('Every day');
+    if (days.size === 0) {
+        if (!(fireUSec > 0))
+            return _('Once');
+        const t = GLib.DateTime.new_from_unix_local(Math.floor(fireUSec / USEC));
+        const now = GLib.DateTime.new_from_unix_local(Math.floor(nowUSec / USEC));
+        if (sameDay(t, now))
+            return _('Today');
+        if (sameDay(t, now.add_days(1)))
+            return _('Tomorrow');
+        return t.format('%x');
+    }
+    const week = weekFrom(firstDay);
+    const parts = [];
+    for (let i = 0; i < 7; i++) {
+        if (!days.has(week[i]))
+            continue;
+        let j = i;
+        while (j + 1 < 7 && days.has(week[j + 1]))
+            j++;
+        if (j - i >= 2) {
+            parts.push(`${dayName(week[i])}–${dayName(week[j])}`);
+        } else {
+            for (let k = i; k <= j; k++)
+                parts.push(dayName(week[k]));
+        }
+        i = j;
+    }
+    return parts.join(', ');
+}
+
+/**
+ * The next alarm, which the menu heads with and the panel's alarm-clock icon stands for: of the
+ * alarms (not timers) switched on and waiting (scheduled, or snoozed and counting down), the one that
+ * fires first (ties: the lowest Id); text its weekday and time ("Mon 06:45"). Ringing ones are not
+ * next. Tests/cases/client-rules.json, next_alarm.
+ *
+ * @param {Alarm[]} alarms - the mirror
+ * @param {number} nowUSec - realtime microseconds
+ * @param {boolean} hour12 - a 12-hour clock
+ * @returns {{alarm: Alarm|null, text: string}}
+ */
+export function nextAlarm(alarms, nowUSec, hour12) {
+    const waiting = alarms.filter(a => a.kind === 'alarm' && a.enabled && a.fireTime > 0 &&
+        (a.state === 'scheduled' || a.state === 'countdown')).sort(byFire);
+    if (waiting.length === 0)
+        return {alarm: null, text: ''};
+    const a = waiting[0];
+    const t = GLib.DateTime.new_from_unix_local(Math.floor(a.fireTime / USEC));
+    return {alarm: a, text: `${t.format('%a')} ${alarmTime(t.get_hour(), t.get_minute(), hour12)}`};
 }

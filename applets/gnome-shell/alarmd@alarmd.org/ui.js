@@ -22,6 +22,7 @@ import Clutter from 'gi://Clutter';
 import Gio from 'gi://Gio';
 import GLib from 'gi://GLib';
 import GObject from 'gi://GObject';
+import Shell from 'gi://Shell';
 import St from 'gi://St';
 
 import {_, FdoNotificationDaemonSource, Main, MessageTray, PanelMenu, PopupMenu} from './shell.js';
@@ -35,6 +36,8 @@ const MANAGER_IFACE = 'org.alarmd.AlarmManager1';
 const ALARM_IFACE = 'org.alarmd.Alarm1';
 const QUICK_MINUTES = [1, 5, 10, 25];
 const TITLES_KEY = 'show-titles-when-locked';
+// alarmd ships this icon (data/icons); GNOME's own alarm clock stands in where only the extension is installed.
+const ALARM_ICON = ['alarmd-alarm-symbolic', 'alarm-symbolic'];
 
 /** A vertical box on every Shell: St.BoxLayout's own `orientation` arrived in 48, and its `vertical`,
  *  deprecated since, is gone in 51; its box layout manager's orientation is there in all of them. */
@@ -76,7 +79,11 @@ class AlarmdAlarmItem extends PopupMenu.PopupBaseMenuItem {
         [top, this._title, this._status] = titleRow('alarmd-item');
         box.add_child(top);
         this._trough = new St.BoxLayout({style_class: 'alarmd-progress-trough', x_expand: true});
-        this._bar = new St.Widget({style_class: 'alarmd-progress-bar', x_expand: false, y_expand: true});
+        // The bar fills the trough and is scaled to the progress: a width set when the trough's changes
+        // would ask for a layout in the middle of the one that changed it (the menu widens as the alarm
+        // form opens), which Clutter warns about.
+        this._bar = new St.Widget({style_class: 'alarmd-progress-bar', x_expand: true, y_expand: true});
+        this._bar.set_pivot_point(0, 0.5);
         this._trough.add_child(this._bar);
         box.add_child(this._trough);
         this._buttons = new St.BoxLayout({
@@ -86,13 +93,6 @@ class AlarmdAlarmItem extends PopupMenu.PopupBaseMenuItem {
         });
         box.add_child(this._buttons);
         this.add_child(box);
-        this._fraction = 0;
-        this._trough.connect('notify::width', () => this._sizeBar());
-    }
-
-    _sizeBar() {
-        const w = this._trough.width;
-        this._bar.width = Math.round(Math.max(0, Math.min(1, this._fraction)) * w);
     }
 
     _button(label, method, id) {
@@ -123,9 +123,8 @@ class AlarmdAlarmItem extends PopupMenu.PopupBaseMenuItem {
         this._status.style = alarm.isWarning && hex ? `color: ${hex};` : null;
         const counts = alarm.state === 'countdown' || alarm.state === 'paused';
         this._trough.visible = counts;
-        this._fraction = alarm.progress(now);
+        this._bar.scale_x = Math.max(0, Math.min(1, alarm.progress(now)));
         this._bar.style = hex ? `background-color: ${hex};` : null;
-        this._sizeBar();
         if (this._state !== alarm.state) {
             this._state = alarm.state;
             this._buttons.destroy_all_children();
@@ -147,6 +146,263 @@ class AlarmdAlarmItem extends PopupMenu.PopupBaseMenuItem {
                 this._button(_('Cancel'), 'Cancel', id);
             }
         }
+    }
+}
+
+/** Whether an alarm is a wake-up alarm the form sets (a time of day, maybe repeating) waiting to ring:
+ *  listed with its days and a switch. Ringing and snoozed ones keep the rows with Stop and Snooze. */
+function isWakeAlarm(alarm) {
+    return alarm.kind === 'alarm' && alarm.state === 'scheduled' && 'hour' in alarm.schedule;
+}
+
+/** A row of the menu for one wake-up alarm: its time, days and title, a button that opens the form to
+ *  change it, and a switch that turns it off and on. */
+class AlarmdWakeItem extends PopupMenu.PopupBaseMenuItem {
+    static {
+        GObject.registerClass(this);
+    }
+
+    constructor(client, indicator) {
+        super({reactive: false, can_focus: false, style_class: 'alarmd-item alarmd-wake'});
+        this._client = client;
+        this._alarm = null;
+        const box = vertical(new St.BoxLayout({x_expand: true}));
+        this._time = new St.Label({style_class: 'alarmd-wake-time'});
+        this._detail = new St.Label({style_class: 'alarmd-wake-detail'});
+        box.add_child(this._time);
+        box.add_child(this._detail);
+        const open = new St.Button({style_class: 'alarmd-wake-open', x_expand: true, can_focus: true, child: box});
+        open.connect('clicked', () => indicator.openForm(this._alarm));
+        // The switch shows alarmd's Enabled, never a state of its own: a click asks alarmd, and the
+        // PropertiesChanged that follows moves it. The button takes the click (the switch takes none:
+        // 51's would start a drag of its own).
+        this._switch = new PopupMenu.Switch(false);
+        this._switch.reactive = false;
+        const toggle = new St.Button({
+            style_class: 'alarmd-wake-switch', can_focus: true, child: this._switch,
+            y_align: Clutter.ActorAlign.CENTER,
+        });
+        toggle.connect('clicked', () => this._client.setEnabled(this._alarm.id, !this._alarm.enabled));
+        this.add_child(open);
+        this.add_child(toggle);
+    }
+
+    update(alarm, now) {
+        this._alarm = alarm;
+        const s = alarm.schedule;
+        this._time.text = Model.alarmTime(s.hour, s.minute ?? 0, this._client.hour12);
+        const days = Model.alarmDays(s.weekdays, this._client.firstDay, alarm.fireTime, now, _);
+        this._detail.text = `${days} · ${alarm.title(_)}`;
+        this._switch.state = alarm.enabled;
+        if (alarm.enabled)
+            this.remove_style_class_name('alarmd-wake-off');
+        else
+            this.add_style_class_name('alarmd-wake-off');
+    }
+}
+
+/** A menu item that acts without closing the menu (it opens or closes the alarm form in it). */
+class AlarmdFormToggle extends PopupMenu.PopupMenuItem {
+    static {
+        GObject.registerClass(this);
+    }
+
+    constructor(text, onActivate) {
+        super(text);
+        this._onActivate = onActivate;
+    }
+
+    activate() {
+        this._onActivate();
+    }
+}
+
+function formButton(label, onClick, extra = '') {
+    const b = new St.Button({label, style_class: `button alarmd-button ${extra}`, can_focus: true});
+    b.connect('clicked', onClick);
+    return b;
+}
+
+/** The form that sets a new wake-up alarm or changes one: its time (in GNOME's 12/24-hour setting), the
+ *  days it repeats (in the locale's week), its title and its snooze length. */
+class AlarmdAlarmForm extends PopupMenu.PopupMenuSection {
+    constructor(client, onDone) {
+        super();
+        this._client = client;
+        this._onDone = onDone;
+        this._alarm = null;
+        this._pm = false;
+        this._days = new Set();
+        this._snooze = Model.SNOOZE_MINUTES[0];
+        // The section shows itself whenever it has a visible item (PopupMenuBase): hidden is its item hidden.
+        const item = new PopupMenu.PopupBaseMenuItem({reactive: false, can_focus: false});
+        item.visible = false;
+        this._item = item;
+        const box = vertical(new St.BoxLayout({x_expand: true, style_class: 'alarmd-form'}));
+
+        const timeRow = new St.BoxLayout({style_class: 'alarmd-form-row'});
+        this._hour = new St.Entry({style_class: 'alarmd-time-entry', can_focus: true, hint_text: '7'});
+        this._minute = new St.Entry({style_class: 'alarmd-time-entry', can_focus: true, hint_text: '00'});
+        this._meridiem = formButton('', () => {
+            this._pm = !this._pm;
+            this._sync();
+        });
+        timeRow.add_child(this._hour);
+        timeRow.add_child(new St.Label({text: ':', y_align: Clutter.ActorAlign.CENTER}));
+        timeRow.add_child(this._minute);
+        timeRow.add_child(this._meridiem);
+        box.add_child(timeRow);
+        for (const entry of [this._hour, this._minute]) {
+            entry.clutter_text.connect('activate', () => this._save());
+            entry.clutter_text.connect('text-changed', () => this._setError(''));
+        }
+
+        this._dayRow = new St.BoxLayout({style_class: 'alarmd-form-row alarmd-days'});
+        this._dayButtons = new Map();
+        box.add_child(this._dayRow);
+        const quick = new St.BoxLayout({style_class: 'alarmd-form-row'});
+        quick.add_child(formButton(_('Weekdays'), () => this._setDays(Model.WORKDAYS)));
+        quick.add_child(formButton(_('Every day'), () => this._setDays(Model.WEEKDAYS)));
+        box.add_child(quick);
+
+        this._title = new St.Entry({
+            style_class: 'alarmd-entry', can_focus: true, x_expand: true,
+            hint_text: _('Title (optional)'),
+        });
+        this._title.clutter_text.connect('activate', () => this._save());
+        box.add_child(this._title);
+
+        const snoozeRow = new St.BoxLayout({style_class: 'alarmd-form-row'});
+        snoozeRow.add_child(new St.Label({
+            text: _('Snooze'), y_align: Clutter.ActorAlign.CENTER,
+            style_class: 'alarmd-form-label',
+        }));
+        this._snoozeButtons = Model.SNOOZE_MINUTES.map(minutes => {
+            const b = formButton(_('%d min').format(minutes), () => {
+                this._snooze = minutes;
+                this._sync();
+            }, 'alarmd-choice');
+            snoozeRow.add_child(b);
+            return [minutes, b];
+        });
+        box.add_child(snoozeRow);
+
+        this._error = new St.Label({text: '', style_class: 'alarmd-error', visible: false});
+        box.add_child(this._error);
+        const actions = new St.BoxLayout({
+            style_class: 'alarmd-form-row', x_align: Clutter.ActorAlign.END,
+            x_expand: true,
+        });
+        this._delete = formButton(_('Delete'), () => this._remove());
+        actions.add_child(this._delete);
+        actions.add_child(formButton(_('Save'), () => this._save()));
+        box.add_child(actions);
+        item.add_child(box);
+        this.addMenuItem(item);
+    }
+
+    get shown() {
+        return this._item.visible;
+    }
+
+    // edit() and dismiss(), not open() and close(): a section's parent menu calls those as it opens and
+    // closes.
+    /** Shows the form: empty for a new alarm, or filled in from `alarm` to change it. */
+    edit(alarm) {
+        this._alarm = alarm;
+        const s = alarm?.schedule ?? {};
+        const hour12 = this._client.hour12;
+        if (alarm) {
+            const h = s.hour ?? 0;
+            this._hour.text = String(hour12 ? h % 12 || 12 : h).padStart(hour12 ? 1 : 2, '0');
+            this._minute.text = String(s.minute ?? 0).padStart(2, '0');
+            this._pm = h >= 12;
+            this._title.text = alarm.text('title');
+            this._snooze = Math.round(alarm.postAlert / 60) || Model.SNOOZE_MINUTES[0];
+        } else {
+            this._hour.text = this._minute.text = this._title.text = '';
+            this._pm = false;
+            this._snooze = Model.SNOOZE_MINUTES[0];
+        }
+        this._days = new Set(s.weekdays ?? []);
+        this._setError('');
+        this._delete.visible = alarm !== null;
+        // The week in the locale's order (Shell's first day of the week: 0 is Sunday).
+        this._dayRow.destroy_all_children();
+        this._dayButtons.clear();
+        for (const day of Model.weekFrom(this._client.firstDay)) {
+            const b = formButton(Model.dayName(day), () => {
+                if (!this._days.delete(day))
+                    this._days.add(day);
+                this._sync();
+            }, 'alarmd-choice alarmd-day');
+            this._dayRow.add_child(b);
+            this._dayButtons.set(day, b);
+        }
+        this._sync();
+        this._item.visible = true;
+    }
+
+    dismiss() {
+        this._item.visible = false;
+        this._alarm = null;
+    }
+
+    _setDays(days) {
+        this._days = new Set(days);
+        this._sync();
+    }
+
+    _sync() {
+        this._meridiem.visible = this._client.hour12;
+        this._meridiem.label = Model.meridiem(this._pm);
+        for (const [day, b] of this._dayButtons)
+            b.checked = this._days.has(day);
+        for (const [minutes, b] of this._snoozeButtons)
+            b.checked = minutes === this._snooze;
+    }
+
+    _setError(text) {
+        this._error.text = text;
+        this._error.visible = text !== '';
+    }
+
+    async _save() {
+        const hour12 = this._client.hour12;
+        const t = Model.parseAlarmTime(this._hour.text, this._minute.text, hour12, this._pm);
+        if (t.error) {
+            this._setError({
+                hour: hour12 ? _('Type an hour from 1 to 12') : _('Type an hour from 0 to 23'),
+                minute: _('Type a minute from 0 to 59'),
+            }[t.error]);
+            return;
+        }
+        const title = this._title.text.trim();
+        const config = {
+            hour: new GLib.Variant('u', t.hour),
+            minute: new GLib.Variant('u', t.minute),
+            title: new GLib.Variant('s', title !== '' ? title : _('Alarm')),
+            post_alert: new GLib.Variant('u', this._snooze * 60),
+        };
+        // alarmd keeps weekdays in the week's order from Monday; an empty list clears a change's days.
+        const days = Model.weekFrom('monday').filter(d => this._days.has(d));
+        if (days.length > 0 || this._alarm)
+            config.weekdays = new GLib.Variant('as', days);
+        const error = this._alarm
+            ? await this._client.updateAlarm(this._alarm.id, config)
+            : await this._client.scheduleAlarm(config);
+        if (error)
+            this._setError(error);
+        else
+            this._onDone();
+    }
+
+    async _remove() {
+        const error = await this._client.cancelAlarm(this._alarm.id);
+        if (error)
+            this._setError(error);
+        else
+            this._onDone();
     }
 }
 
@@ -293,6 +549,12 @@ class AlarmdIndicator extends PanelMenu.Button {
         super(0.5, _('Alarms and timers'), false);
         this._client = client;
         const box = new St.BoxLayout({style_class: 'panel-status-menu-box alarmd-panel'});
+        // An alarm clock while a wake-up alarm is on, as GNOME's own clock shows one for Clocks' alarms.
+        this._alarmIcon = new St.Icon({
+            gicon: new Gio.ThemedIcon({names: ALARM_ICON}), style_class: 'system-status-icon',
+            visible: false,
+        });
+        box.add_child(this._alarmIcon);
         this._icon = new St.Icon({icon_name: 'alarm-symbolic', style_class: 'system-status-icon'});
         this._label = new St.Label({text: '', y_align: Clutter.ActorAlign.CENTER, style_class: 'alarmd-label'});
         box.add_child(this._icon);
@@ -301,6 +563,8 @@ class AlarmdIndicator extends PanelMenu.Button {
         this._box = box;
         this._items = new Map();
 
+        this._next = new PopupMenu.PopupMenuItem('', {reactive: false, style_class: 'alarmd-next'});
+        this.menu.addMenuItem(this._next);
         this._alarmsSection = new PopupMenu.PopupMenuSection();
         this.menu.addMenuItem(this._alarmsSection);
         this._empty = new PopupMenu.PopupMenuItem(_('No alarms or timers'), {reactive: false});
@@ -311,6 +575,16 @@ class AlarmdIndicator extends PanelMenu.Button {
         this._startItem = new PopupMenu.PopupMenuItem(_('Start alarmd'));
         this._startItem.connect('activate', () => this._client.startService());
         this.menu.addMenuItem(this._startItem);
+
+        this._formToggle = new AlarmdFormToggle(_('New alarm…'), () => {
+            if (this._form.shown)
+                this._form.dismiss();
+            else
+                this.openForm(null);
+        });
+        this.menu.addMenuItem(this._formToggle);
+        this._form = new AlarmdAlarmForm(this._client, () => this.menu.close());
+        this.menu.addMenuItem(this._form);
 
         this.menu.addMenuItem(new PopupMenu.PopupSeparatorMenuItem(_('New timer')));
         const quick = new PopupMenu.PopupBaseMenuItem({reactive: false, can_focus: false});
@@ -352,6 +626,8 @@ class AlarmdIndicator extends PanelMenu.Button {
             if (open) {
                 this._setError('');
                 this._client.redraw();
+            } else {
+                this._form.dismiss();
             }
         });
     }
@@ -383,8 +659,17 @@ class AlarmdIndicator extends PanelMenu.Button {
         this._setError(text);
     }
 
+    /** The alarm form, for a new alarm (null) or to change `alarm`. */
+    openForm(alarm) {
+        this._form.edit(alarm);
+    }
+
     draw(alarms, running, now) {
         const v = Model.panelView(alarms, running, now, _);
+        const next = Model.nextAlarm(running ? alarms : [], now, this._client.hour12);
+        this._alarmIcon.visible = next.alarm !== null;
+        this._next.visible = next.alarm !== null;
+        this._next.label.text = _('Next alarm: %s').format(next.text);
         const label = this._label;
         this._box.remove_style_class_name('alarmd-alerting');
         this._box.remove_style_class_name('alarmd-off');
@@ -409,6 +694,8 @@ class AlarmdIndicator extends PanelMenu.Button {
             break;
         case 'scheduled':
             label.text = v.time;
+            // The alarm clock says it already.
+            this._icon.visible = !next.alarm;
             break;
         case 'off':
             label.text = '';
@@ -425,8 +712,13 @@ class AlarmdIndicator extends PanelMenu.Button {
         ordered.forEach((a, index) => {
             seen.add(a.path);
             let item = this._items.get(a.path);
+            const Item = isWakeAlarm(a) ? AlarmdWakeItem : AlarmdAlarmItem;
+            if (item && !(item instanceof Item)) {
+                item.destroy();
+                item = null;
+            }
             if (!item) {
-                item = new AlarmdAlarmItem(this._client);
+                item = new Item(this._client, this);
                 this._items.set(a.path, item);
                 this._alarmsSection.addMenuItem(item, index);
             } else {
@@ -562,6 +854,9 @@ export class AlarmdClient {
         this._pointer = null;
         this._ringing = new Set();
         this._apps = '';
+        // GNOME's own 12/24-hour setting, which the alarms' times follow.
+        this._interface = new Gio.Settings({schema_id: 'org.gnome.desktop.interface'});
+        this._interface.connectObject('changed::clock-format', () => this.redraw(), this);
         Main.sessionMode.connectObject('updated', () => this._syncMode(), this);
         this._settings.connectObject(`changed::${TITLES_KEY}`, () => this.redraw(), this);
         this._privacy = new AlarmdLockPrivacy(this, this._settings);
@@ -597,6 +892,8 @@ export class AlarmdClient {
         this._stopTick();
         Main.sessionMode.disconnectObject(this);
         this._settings.disconnectObject(this);
+        this._interface.disconnectObject(this);
+        this._interface = null;
         this._privacy.destroy();
         this._privacy = null;
         this._indicator?.destroy();
@@ -611,6 +908,15 @@ export class AlarmdClient {
 
     get alarms() {
         return [...this._alarms.values()];
+    }
+
+    get hour12() {
+        return this._interface.get_string('clock-format') === '12h';
+    }
+
+    /** The locale's first day of the week (monday … sunday). */
+    get firstDay() {
+        return Model.WEEKDAYS[Shell.util_get_week_start()] ?? 'monday';
     }
 
     /** The top-bar indicator in the user session; the lock-screen view, and nothing else, while locked. */
@@ -780,14 +1086,38 @@ export class AlarmdClient {
         }
     }
 
-    async _call(method, params, what) {
+    /** Calls alarmd's manager; the error's text (null on success) goes to `show`, the menu's line unless
+     *  the caller shows it where it was asked (the alarm form). */
+    async _call(method, params, what, show = text => this._indicator?.showError(text)) {
         try {
             await this._conn.call(BUS_NAME, MANAGER_PATH, MANAGER_IFACE, method, params, null,
                 Gio.DBusCallFlags.NONE, -1, this._cancellable);
+            return null;
         } catch (e) {
+            const text = isCancelled(e) ? e.message : _('%s failed: %s').format(what, e.message);
             if (!isCancelled(e))
-                this._indicator?.showError(_('%s failed: %s').format(what, e.message));
+                show(text);
+            return text;
         }
+    }
+
+    /** A new wake-up alarm of the user's own (no app id): Schedule('', {hour, minute, weekdays, …}). */
+    scheduleAlarm(config) {
+        return this._call('Schedule', new GLib.Variant('(sa{sv})', ['', config]), _('Alarm'), () => {});
+    }
+
+    updateAlarm(id, config) {
+        return this._call('Update', new GLib.Variant('(sa{sv}as)', [id, config, []]), _('Alarm'), () => {});
+    }
+
+    cancelAlarm(id) {
+        return this._call('Cancel', new GLib.Variant('(s)', [id]), _('Delete'), () => {});
+    }
+
+    /** Switches an alarm off (it keeps its schedule and never rings) or on (it rings at its next time). */
+    setEnabled(id, enabled) {
+        this._call('Update', new GLib.Variant('(sa{sv}as)', [id, {enabled: new GLib.Variant('b', enabled)}, []]),
+            _('Alarm'));
     }
 
     callAlarm(method, id) {
