@@ -2,9 +2,10 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 
 // The client rules on the plugin's AlarmdClient: duration grammar, colours, the countdown clock, remaining
-// time and progress, the panel view, on the cases of Tests/cases/client-rules.json, which alarmd's Swift
+// time and progress, the panel view, an alarm's time and days, the next alarm, on the cases of Tests/cases/client-rules.json, which alarmd's Swift
 // tests and the GNOME Shell extension's (gjs) read too. $ALARMD_CLIENT_RULES names another copy of the
 // file; by default it is the source tree's. Needs no bus: the rules are AlarmdClient's static functions.
+// The cases' day names and AM/PM are English: they are read in the C locale, as the applet reads the user's.
 
 #include <QtCore/QFile>
 #include <QtCore/QJsonArray>
@@ -48,6 +49,26 @@ QByteArray rowName(const QJsonObject &c, const QString &inputKey)
     return QJsonDocument(QJsonArray{c.value(inputKey)}).toJson(QJsonDocument::Compact);
 }
 
+QList<AlarmdAlarm> alarmsOf(const QJsonArray &json)
+{
+    QList<AlarmdAlarm> alarms;
+    for (const QJsonValue &a : json) {
+        const QVariantMap props = properties(a.toObject());
+        alarms << AlarmdAlarm{QLatin1String("/org/alarmd/AlarmManager1/alarm/") + props.value(QStringLiteral("Id")).toString(), props};
+    }
+    return alarms;
+}
+
+// The words the QML gives alarmDays's kinds (FullRepresentation's daysOf), in English.
+QString daysText(const QVariantMap &days)
+{
+    static const QHash<QString, QString> words = {{QStringLiteral("every"), QStringLiteral("Every day")},
+        {QStringLiteral("today"), QStringLiteral("Today")}, {QStringLiteral("tomorrow"), QStringLiteral("Tomorrow")},
+        {QStringLiteral("once"), QStringLiteral("Once")}};
+    const QString kind = days.value(QStringLiteral("kind")).toString();
+    return words.value(kind, days.value(QStringLiteral("text")).toString());
+}
+
 } // namespace
 
 class RulesTest : public QObject
@@ -72,8 +93,11 @@ private Q_SLOTS:
         const QJsonDocument doc = QJsonDocument::fromJson(file.readAll(), &error);
         QVERIFY2(doc.isObject(), qPrintable(error.errorString()));
         m_rules = doc.object();
-        for (const char *section : {"duration", "color", "clock", "remaining", "panel"})
+        for (const char *section : {"duration", "color", "clock", "remaining", "panel", "alarm_time", "alarm_days", "next_alarm"})
             QVERIFY2(!cases(section).isEmpty(), section);
+        for (const char *section : {"alarm_days", "next_alarm"})
+            QCOMPARE(m_rules.value(QLatin1String(section)).toObject().value(QLatin1String("zone")),
+                     m_rules.value(QLatin1String("panel")).toObject().value(QLatin1String("zone")));
         // The panel's local times are in the zone the cases name.
         qputenv("TZ", m_rules.value(QLatin1String("panel")).toObject().value(QLatin1String("zone")).toString().toUtf8());
         tzset();
@@ -176,11 +200,7 @@ private Q_SLOTS:
     void panel()
     {
         QFETCH(QJsonObject, c);
-        QList<AlarmdAlarm> alarms;
-        for (const QJsonValue &a : c.value(QLatin1String("alarms")).toArray()) {
-            const QVariantMap props = properties(a.toObject());
-            alarms << AlarmdAlarm{QLatin1String("/org/alarmd/AlarmManager1/alarm/") + props.value(QStringLiteral("Id")).toString(), props};
-        }
+        const QList<AlarmdAlarm> alarms = alarmsOf(c.value(QLatin1String("alarms")).toArray());
         const AlarmdPanel p = AlarmdClient::panelView(alarms, c.value(QLatin1String("running")).toBool(),
                                                       qint64(c.value(QLatin1String("now")).toDouble()));
         const QJsonObject e = c.value(QLatin1String("expect")).toObject();
@@ -192,6 +212,62 @@ private Q_SLOTS:
         QCOMPARE(p.more, e.value(QLatin1String("more")).toInt());
         QCOMPARE(p.time, e.value(QLatin1String("time")).toString());
         QCOMPARE(p.color, e.value(QLatin1String("color")).toString());
+    }
+
+    void alarmTime_data()
+    {
+        QTest::addColumn<QJsonObject>("c");
+        for (const QJsonValue &v : cases("alarm_time"))
+            QTest::newRow(qPrintable(v.toObject().value(QLatin1String("text")).toString())) << v.toObject();
+    }
+
+    void alarmTime()
+    {
+        QFETCH(QJsonObject, c);
+        QCOMPARE(AlarmdClient::alarmTime(c.value(QLatin1String("hour")).toInt(), c.value(QLatin1String("minute")).toInt(),
+                                         c.value(QLatin1String("hour12")).toBool(), QLocale::c()),
+                 c.value(QLatin1String("text")).toString());
+    }
+
+    void alarmDays_data()
+    {
+        QTest::addColumn<QJsonObject>("c");
+        for (const QJsonValue &v : cases("alarm_days")) {
+            const QJsonObject c = v.toObject();
+            QTest::newRow(qPrintable(c.value(QLatin1String("why")).toString(c.value(QLatin1String("text")).toString()))) << c;
+        }
+    }
+
+    void alarmDays()
+    {
+        QFETCH(QJsonObject, c);
+        QStringList weekdays;
+        for (const QJsonValue &d : c.value(QLatin1String("weekdays")).toArray())
+            weekdays << d.toString();
+        static const QStringList week = {QStringLiteral("monday"), QStringLiteral("tuesday"), QStringLiteral("wednesday"),
+            QStringLiteral("thursday"), QStringLiteral("friday"), QStringLiteral("saturday"), QStringLiteral("sunday")};
+        const int firstDay = int(week.indexOf(c.value(QLatin1String("first_day")).toString(QStringLiteral("monday")))) + 1;
+        QVERIFY(firstDay > 0);
+        const QVariantMap got = AlarmdClient::alarmDays(weekdays, firstDay, qint64(c.value(QLatin1String("fire")).toDouble()),
+                                                        qint64(c.value(QLatin1String("now")).toDouble()), QLocale::c());
+        QCOMPARE(daysText(got), c.value(QLatin1String("text")).toString());
+    }
+
+    void nextAlarm_data()
+    {
+        QTest::addColumn<QJsonObject>("c");
+        for (const QJsonValue &v : cases("next_alarm"))
+            QTest::newRow(rowName(v.toObject(), QString()).constData()) << v.toObject();
+    }
+
+    void nextAlarm()
+    {
+        QFETCH(QJsonObject, c);
+        const AlarmdNext n = AlarmdClient::nextAlarm(alarmsOf(c.value(QLatin1String("alarms")).toArray()),
+                                                     c.value(QLatin1String("hour12")).toBool(), QLocale::c());
+        const QJsonObject e = c.value(QLatin1String("expect")).toObject();
+        QCOMPARE(n.alarmId, e.value(QLatin1String("alarm")).toString());
+        QCOMPARE(n.text, e.value(QLatin1String("text")).toString());
     }
 };
 
