@@ -123,12 +123,12 @@ bool byFire(const AlarmdAlarm &a, const AlarmdAlarm &b)
     return byId(a, b);
 }
 
-// The order a person reads alarms in: ringing first, then by when they fire, paused last.
+// The order a person reads alarms in: ringing first, then by when they fire, paused and switched off last.
 QVector<AlarmdAlarm> readingOrder(const QList<AlarmdAlarm> &alarms)
 {
     QVector<AlarmdAlarm> v(alarms.begin(), alarms.end());
     auto key = [](const AlarmdAlarm &a) {
-        return a.state() == QLatin1String("paused") ? std::numeric_limits<qint64>::max() : a.fireTime();
+        return a.state() == QLatin1String("paused") || !a.enabled() ? std::numeric_limits<qint64>::max() : a.fireTime();
     };
     std::sort(v.begin(), v.end(), [&](const AlarmdAlarm &a, const AlarmdAlarm &b) {
         const bool ra = a.state() == QLatin1String("alerting"), rb = b.state() == QLatin1String("alerting");
@@ -220,7 +220,7 @@ QHash<int, QByteArray> AlarmModel::roleNames() const
         {FireTimeTextRole, "fireTimeText"},
         {ProgressRole, "progress"},
         {SecondaryButtonRole, "secondaryButton"},
-        {EnabledRole, "enabled"},
+        {EnabledRole, "alarmEnabled"},
         {HourRole, "hour"},
         {MinuteRole, "minute"},
         {WeekdaysRole, "weekdays"},

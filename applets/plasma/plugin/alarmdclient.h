@@ -89,7 +89,7 @@ public:
         ProgressRole,       // 0…1
         SecondaryButtonRole, // Presentation secondary_button ("" → Snooze)
         // Kind alarm (its form and its row): what the form edits, and the row's time and days.
-        EnabledRole,        // on (Enabled, true when alarmd does not say)
+        EnabledRole,        // alarmEnabled: on (Enabled, true when alarmd does not say)
         HourRole,           // Schedule hour, -1 for an alarm at a fixed date
         MinuteRole,
         WeekdaysRole,       // Schedule weekdays: ["monday", …]
