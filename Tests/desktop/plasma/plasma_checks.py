@@ -85,6 +85,10 @@ COUNTDOWN = r'^\d{1,2}:\d\d$'
 # per screenshot and OCR (a check that passes returns as soon as it sees it).
 SHOW = 20
 RED, ORANGE = (0xff, 0x3b, 0x30), (0xff, 0x95, 0x00)
+# Breeze's highlight: a switch that is on.
+HIGHLIGHT = (0x3d, 0xae, 0xe9)
+WORK_WEEK = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday']
+ICONS = os.path.join(ROOT, 'data', 'icons')  # alarmd's own, alarmd-alarm-symbolic among them
 
 
 class Checks(CheckRun):
@@ -160,11 +164,22 @@ class Checks(CheckRun):
     def start_windowed(self):
         self.before = self.s.schedule('title', 's', 'Dentist', 'fixed_date', 'x', str(int(time.time()) + 3 * 3600 + 120))
         self.tea = self.s.schedule('title', 's', 'Tea', 'duration', 's', '25m')
-        t = time.monotonic()
-        self.win = self.s.spawn('plasmawindowed', ['plasmawindowed', APPLET])
-        self.win_pid = wait_for('plasmawindowed\'s process', lambda: self.s.app_pid(self.win, 'plasmawindowed'), timeout=10)
+        self.win, self.win_pid, self.wid = self.open_windowed()
+        png, words = self.shows('windowed-start', r'\bTea\b', r'\bDentist\b', timeout=30)
+        log(f'plasmawindowed shows the list {time.monotonic() - self.t_windowed:.1f}s after start')
+        print(f'    {text_of(words)!r}')
+        conns = self.s.connections_of(self.win_pid)
+        if not conns:
+            raise Fail('plasmawindowed has no bus connection')
+        self.applet_conns = conns
+
+    def open_windowed(self, extra=None):
+        """plasmawindowed with the applet, placed at WIN: (process, pid, window)."""
+        self.t_windowed = time.monotonic()
+        win = self.s.spawn('plasmawindowed', ['plasmawindowed', APPLET], extra)
+        win_pid = wait_for('plasmawindowed\'s process', lambda: self.s.app_pid(win, 'plasmawindowed'), timeout=10)
         wid = wait_for('the plasmawindowed window', lambda: self.s.xdotool('search', '--onlyvisible', '--pid',
-                       str(self.win_pid), check=False).stdout.split(), timeout=30, interval=0.3)[-1]
+                       str(win_pid), check=False).stdout.split(), timeout=30, interval=0.3)[-1]
         # Placed and sized, until the window has that size: a request made while the window is being
         # mapped can be lost (seen in Plasma 6.7, where the window then kept its own 360x352).
         def placed():
@@ -175,14 +190,7 @@ class Checks(CheckRun):
             self.s.xdotool('windowsize', wid, str(WIN[2]), str(WIN[3]))
             return False
         wait_for(f'the window sized {WIN[2]}x{WIN[3]}', placed, timeout=15, interval=0.5)
-        self.wid = wid
-        png, words = self.shows('windowed-start', r'\bTea\b', r'\bDentist\b', timeout=30)
-        log(f'plasmawindowed shows the list {time.monotonic() - t:.1f}s after start')
-        print(f'    {text_of(words)!r}')
-        conns = self.s.connections_of(self.win_pid)
-        if not conns:
-            raise Fail('plasmawindowed has no bus connection')
-        self.applet_conns = conns
+        return win, win_pid, wid
 
     def listed_after(self):
         self.soup = self.s.schedule('title', 's', 'Soup', 'duration', 's', '10m')
@@ -349,6 +357,186 @@ class Checks(CheckRun):
         self.shows('activated', r'\bTea\b', r'\bDentist\b')
         print(f'    alarmd {old_pid} stopped; "Start alarmd" activated {pid}: {cmd}')
 
+    # --- wake-up alarms: set, listed, changed, off and on, deleted, by clicks and typing -------------
+    def wake_alarms(self):
+        """The alarms of Kind alarm at a time of day, as GetAlarms gives them."""
+        r = self.s.busctl('--json=short', 'call', *MGR, 'GetAlarms')
+        out = []
+        for d in json.loads(r.stdout)['data'][0]:
+            sched = {k: v['data'] for k, v in d['Schedule']['data'].items()}
+            if d['Kind']['data'] != 'alarm' or 'hour' not in sched:
+                continue
+            out.append({'Id': d['Id']['data'], 'State': d['State']['data'], 'Enabled': d.get('Enabled', {'data': True})['data'],
+                        'fire': d['FireTimeUSec']['data'], 'hour': sched['hour'], 'minute': sched['minute'],
+                        'weekdays': sched.get('weekdays', []), 'post_alert': d['PostAlert']['data'],
+                        'title': d['Presentation']['data'].get('title', {}).get('data', '')})
+        return out
+
+    def pair(self, words, first, second):
+        """The word `first` followed by `second` on the same line (a two-word button), or None."""
+        return next((w for i, w in enumerate(words) if re.search(first, w[0]) and i + 1 < len(words)
+                     and re.search(second, words[i + 1][0]) and abs(words[i + 1][2] - w[2]) < 8), None)
+
+    def click_when(self, label, what, find, crop=VIEW):
+        """Clicks what find(words) returns once the screen shows it; the words."""
+        png, words = wait_for(what, lambda: (lambda r: r if find(r[1]) else None)(self.read(label, crop)),
+                              timeout=SHOW, interval=0.3)
+        self.click_word(find(words))
+        return words
+
+    def type_into(self, word, text):
+        self.click_word(word)
+        self.s.xdotool('key', 'ctrl+a')
+        self.s.xdotool('type', text)
+
+    def next_day(self, hour, minute, weekdays):
+        """The weekday (Mon…) on which hour:minute next comes on one of weekdays, by the session's clock."""
+        now = self.s.run(['date', '+%u %H %M']).stdout.split()
+        day, hm = int(now[0]) - 1, (int(now[1]), int(now[2]))
+        names = ['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun']
+        for ahead in range(8):
+            d = (day + ahead) % 7
+            if (not weekdays or ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'][d]
+                    in weekdays) and (ahead > 0 or (hour, minute) > hm):
+                return names[d]
+        raise Fail('no next day')
+
+    def switch_of(self, png, words, title):
+        """The centre of the switch on the row of `title`, found by its colour when on, else at its place."""
+        t = find_word(words, f'^{title.split()[-1]}$')
+        band = (WIN[2] // 2, t[2] - 6, WIN[2] // 2 - 10, 30)
+        pix = pixels(png, band)
+        lit = [i for i, p in enumerate(pix) if all(abs(a - b) <= 40 for a, b in zip(p, HIGHLIGHT))]
+        return (band[0] + sum(i % band[2] for i in lit) // len(lit), band[1] + sum(i // band[2] for i in lit) // len(lit),
+                len(lit)) if lit else None
+
+    def alarm_form(self, hour, minute, h12, weekdays_button, title, label, crop=VIEW):
+        """Fills the open form: the time typed (h12: with AM or PM clicked), Weekdays clicked when asked,
+        the title typed; the words of the form before Save."""
+        png, words = wait_for('the alarm form', lambda: self.read_until(label, lambda w: find_word(w, '^Save')
+                              and find_word(w, '^Weekdays$')), timeout=SHOW, interval=0.3)
+        save = find_word(words, '^Save')
+        fields = [w for w in words if re.match(r'^\d{1,2}$', w[0]) and w[2] < find_word(words, '^Weekdays$')[2]]
+        if len(fields) < 2:
+            raise Fail(f'no hour and minute fields in {text_of(words)!r}')
+        shown = f'{fields[0][0]}:{fields[1][0]}'
+        h = (hour % 12 or 12) if h12 else hour
+        self.type_into(fields[0], str(h) if h12 else f'{h:02d}')
+        self.type_into(fields[1], f'{minute:02d}')
+        if h12:
+            self.click_word(find_word(words, '^AM$' if hour < 12 else '^PM$'))
+        if weekdays_button:
+            self.click_word(find_word(words, '^Weekdays$'))
+        if title is not None:
+            field = find_word(words, '^Alarm$') or find_word(words, f'^{title.split()[-1]}$')
+            self.type_into(field, title)
+        png, words = self.read(label + '-filled', crop)
+        self.form_png = png
+        self.click_word(save)
+        return shown, words
+
+    def expect_alarm(self, what, **want):
+        def one():
+            mine = [a for a in self.wake_alarms() if a['title'] == want['title']]
+            return mine[0] if len(mine) == 1 and all(mine[0][k] == v for k, v in want.items()) else None
+        try:
+            return wait_for(what, one, timeout=10, interval=0.3)
+        except Fail:
+            raise Fail(f'{what}: expected one alarm {want}, alarmd has {self.wake_alarms()}')
+
+    def alarms_by_clicks(self):
+        # Dentist, an alarm at a fixed date, would be the next alarm: only Get up is, here.
+        self.s.call('Cancel', self.before)
+        h12 = False
+        self.click_when('alarm-new', '"New alarm"', lambda w: self.pair(w, '^New$', '^alarm$'))
+        shown, words = self.alarm_form(6, 45, h12, True, 'Get up', 'alarm-form')
+        print(f'    the form: {text_of(words)!r}')
+        a = self.expect_alarm('06:45 Mon–Fri "Get up" (busctl GetAlarms)', title='Get up', hour=6, minute=45,
+                              weekdays=WORK_WEEK, post_alert=300, Enabled=True, State='scheduled')
+        day = self.next_day(6, 45, WORK_WEEK)
+        shown_day = self.s.run(['date', '-d', f'@{a["fire"] // 1000000}', '+%a %H:%M']).stdout.strip()
+        if shown_day != f'{day} 06:45':
+            raise Fail(f'alarmd rings at {shown_day}, expected {day} 06:45')
+        png, words = self.shows('alarm-listed', r'Next alarm: ' + day + r' 06:45', r'\bGet up\b', r'06:45 . Mon.Fri')
+        print(f'    alarmd: {a}; the popup: {text_of(words)!r}')
+        # Opened from its row: the form as it was set; to 07:00.
+        self.click_word(find_word(words, '^Get$'))
+        shown, words = self.alarm_form(7, 0, h12, False, None, 'alarm-edit')
+        if shown != '06:45' or not find_word(words, '^Edit$'):
+            raise Fail(f'the opened alarm\'s form shows {shown}: {text_of(words)!r}')
+        self.expect_alarm('07:00 Mon–Fri "Get up" (busctl)', title='Get up', hour=7, minute=0, weekdays=WORK_WEEK,
+                          Enabled=True, Id=a['Id'])
+        day = self.next_day(7, 0, WORK_WEEK)
+        png, words = self.shows('alarm-changed', r'Next alarm: ' + day + r' 07:00', r'07:00 . Mon.Fri')
+        # Off: the heading goes, the row stays, alarmd keeps it; then on again.
+        for on in (False, True):
+            # Found lit while on; while off, at the same place beside the title (the row may have moved).
+            png, words = wait_for('Get up\'s row', lambda: (lambda r: r if find_word(r[1], '^up$') else None)(
+                self.read('alarm-switch')), timeout=SHOW, interval=0.3)
+            title_y = find_word(words, '^up$')[2]
+            if not on:
+                sw = self.switch_of(png, words, 'Get up')
+                if not sw:
+                    raise Fail('no switch that is on in Get up\'s row')
+                dy = sw[1] - title_y
+            self.s.click(sw[0], title_y + dy)
+            self.expect_alarm(f'Get up switched {"on" if on else "off"} (busctl Enabled)', title='Get up', Enabled=on)
+            if on:
+                self.shows('alarm-on', r'Next alarm: ' + day + r' 07:00', r'\bGet up\b')
+            else:
+                wait_for('the heading gone, the row kept', lambda: (lambda t: 'Next alarm' not in t and 'Get up' in t)(
+                         text_of(self.read('alarm-off', ways=Checks.PLAIN + Checks.MORE)[1])), timeout=SHOW, interval=0.3)
+                if self.wake_alarms()[0]['fire'] != 0:
+                    raise Fail('alarmd has a fire time for the alarm switched off')
+        print(f'    off: no heading, Enabled false, FireTimeUSec 0; on: "Next alarm: {day} 07:00" again')
+        png, words = self.read('alarm-open-to-delete')
+        self.click_word(find_word(words, '^Get$'))
+        self.click_when('alarm-delete', 'Delete in the form', lambda w: find_word(w, '^Delete'))
+        wait_for('Get up gone (busctl)', lambda: not self.wake_alarms(), timeout=10)
+        wait_for('Get up and the heading gone from the popup', lambda: (lambda t: 'Get up' not in t and 'Next alarm' not in t
+                 and 'Tea' in t)(text_of(self.read('alarm-deleted', ways=Checks.PLAIN + Checks.MORE)[1])), timeout=SHOW,
+                 interval=0.3)
+
+    def alarms_12h(self):
+        # The applet reads the clock's form from the locale (LC_TIME): a 12-hour one shows and takes AM/PM.
+        self.s.stop('plasmawindowed', self.win)
+        self.win, self.win_pid, self.wid = self.open_windowed({'LC_TIME': 'en_US.UTF-8'})
+        self.click_when('alarm12-new', '"New alarm"', lambda w: self.pair(w, '^New$', '^alarm$'))
+        shown, words = self.alarm_form(6, 45, True, False, 'Get up', 'alarm12-form')
+        if shown != '7:00' or not (find_word(words, '^AM$') and find_word(words, '^PM$')):
+            raise Fail(f'expected a new alarm at 7:00 with AM and PM: {text_of(words)!r}')
+        a = self.expect_alarm('6:45 AM, once, "Get up" (busctl)', title='Get up', hour=6, minute=45, weekdays=[], Enabled=True)
+        day = self.next_day(6, 45, [])
+        png, words = self.shows('alarm12-listed', r'Next alarm: ' + day + r' 6:45 AM', r'6:45 AM . (Today|Tomorrow)')
+        print(f'    set as 6:45 AM (shown {shown} at first); listed: {text_of(words)!r}')
+        self.s.call('Cancel', a['Id'])
+
+    def off_stays_silent(self):
+        # Two alarms at the same coming minute, Lazy switched off by its switch: Wake rings, Lazy does not.
+        h, m, sec = (int(v) for v in self.s.run(['date', '+%H %M %S']).stdout.split())
+        hour, minute = divmod((h * 60 + m + (1 if sec < 30 else 2)) % 1440, 60)
+        ids = {title: self.s.schedule('title', 's', title, 'hour', 'u', str(hour), 'minute', 'u', str(minute))
+               for title in ('Wake', 'Lazy')}
+        png, words = wait_for('Lazy\'s switch, on', lambda: (lambda r: (r[0], r[1], self.switch_of(r[0], r[1], 'Lazy'))
+                              if find_word(r[1], '^Lazy$') else None)(self.read('silent-switch')), timeout=SHOW, interval=0.3)[:2]
+        sw = self.switch_of(png, words, 'Lazy')
+        self.s.click(sw[0], sw[1])
+        self.expect_alarm('Lazy switched off (busctl Enabled)', title='Lazy', Enabled=False)
+        t0 = time.monotonic()
+        wait_for(f'Wake ringing at {hour:02d}:{minute:02d} (busctl)', lambda: self.s.alarm_prop(ids['Wake'], 'State') == 'alerting',
+                 timeout=150, interval=0.2)
+        # The same minute: Lazy, off, was due with Wake and stays silent.
+        lazy = [a for a in self.wake_alarms() if a['title'] == 'Lazy']
+        png, words = self.shows('silent-wake-rings', r'\bWake\b', r'\bLazy\b', r'\bStop\b')
+        if lazy != [dict(lazy[0], State='scheduled', Enabled=False, fire=0)]:
+            raise Fail(f'Lazy, switched off, is {lazy}')
+        if not self.row_button(words, 'Wake', 'Stop') or self.row_button(words, 'Lazy', 'Stop'):
+            raise Fail(f'expected Stop on Wake\'s row only: {text_of(words)!r}')
+        print(f'    after {time.monotonic() - t0:.0f}s Wake rang at {hour:02d}:{minute:02d}; Lazy, off: {lazy[0]["State"]}, '
+              f'FireTimeUSec {lazy[0]["fire"]}; the popup: {text_of(words)!r}')
+        self.s.call('Stop', ids['Wake'])
+        self.s.call('Cancel', ids['Lazy'])
+
     def windowed(self):
         if not self.check('plasmawindowed: lists an alarm and a timer that existed before start', self.start_windowed):
             return
@@ -363,6 +551,10 @@ class Checks(CheckRun):
         self.check('plasmawindowed: quick timer and typed duration', self.quick_and_typed)
         self.check('plasmawindowed: alarmd killed: not running; restarted: the list again (paged)', self.restart)
         self.check('plasmawindowed: Start alarmd activates it', self.activation)
+        self.check('plasmawindowed: a wake-up alarm set by clicks and typing, listed, changed, off and on, deleted',
+                   self.alarms_by_clicks)
+        self.check('plasmawindowed: an alarm switched off stays silent at its time while one on rings', self.off_stays_silent)
+        self.check('plasmawindowed: a 12-hour locale: 6:45 AM shown and set', self.alarms_12h)
         self.s.stop('plasmawindowed', self.win)
 
     # --- plasmashell: the compact view in a real panel -------------------------------------------
@@ -633,6 +825,12 @@ class Checks(CheckRun):
 
     def all(self):
         self.check('translation template is current', self.pot_current)
+        if os.environ.get('PLASMA_TEST_ONLY') == 'alarms':
+            if self.check('plasmawindowed: lists an alarm and a timer that existed before start', self.start_windowed):
+                self.check('plasmawindowed: a wake-up alarm by clicks', self.alarms_by_clicks)
+                self.check('plasmawindowed: off stays silent', self.off_stays_silent)
+                self.check('plasmawindowed: 12-hour', self.alarms_12h)
+            return self.results
         if os.environ.get('PLASMA_TEST_ONLY') != 'shell':
             self.windowed()
         for a in self.s.alarms():
