@@ -173,6 +173,14 @@ public final class AlarmManagerProxy {
     /// - Parameter id: The alarm's id.
     /// - Throws: `BusError`: `org.alarmd.Error.NotFound` for an alarm the caller does not own.
     public func cancel(_ id: String) throws(BusError) { try call("Cancel", [.string(id)]) }
+    /// Switches an alarm on or off (`Update` of `enabled`): one that is off keeps everything but never
+    /// rings; switched on, it rings at its next occurrence from then.
+    ///
+    /// - Throws: `BusError`: `org.alarmd.Error.NotFound` for an alarm the caller does not own,
+    ///   `InvalidArgument` for a timer (pause it instead) or a one-shot whose date has passed.
+    public func setEnabled(_ id: String, _ on: Bool) throws(BusError) {
+        try update(id, changes: [("enabled", .bool(on))])
+    }
     /// Stops a ringing alarm (`Stop`): a one-shot is removed, a repeating alarm rescheduled to its
     /// next occurrence.
     ///

@@ -102,6 +102,9 @@ public struct AlarmSnapshot: Equatable, Sendable {
     /// Whether it rings when its countdown ends (`Ring`); false for a silent countdown, which ends
     /// with its completion message.
     public var ring: Bool { properties["Ring"]?.unwrapped.boolValue ?? true }
+    /// Whether the alarm is on (`Enabled`; an alarmd without the switch reports none: on). One that
+    /// is off reads `scheduled` with no fire time and never rings.
+    public var enabled: Bool { properties["Enabled"]?.unwrapped.boolValue ?? true }
     /// Its schedule keys as alarmd accepted them (`Schedule`): ``weekdays`` reads one.
     public var schedule: [String: Value] { map("Schedule") }
     /// Its presentation keys, defaults filled in (`Presentation`): ``text(_:)`` reads one.

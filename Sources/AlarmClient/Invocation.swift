@@ -85,7 +85,7 @@ public struct Invocation: Equatable, Sendable {
         "timer": CommandOptions(valued: ["title", "warn", "message", "id"], flags: ["silent"]),
         "update": CommandOptions(valued: ["title", "sound", "snooze", "pre-alert", "days", "time", "duration", "warn", "message"]),
         "pause": CommandOptions(), "resume": CommandOptions(), "stop": CommandOptions(), "snooze": CommandOptions(),
-        "cancel": CommandOptions(),
+        "cancel": CommandOptions(), "on": CommandOptions(), "off": CommandOptions(),
         "watch": CommandOptions(),
         "monitor": CommandOptions(json: true),
         "panel": CommandOptions(valued: ["format"]),

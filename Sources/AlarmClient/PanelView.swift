@@ -97,7 +97,7 @@ public struct PanelView: Equatable, Sendable {
             v.color = ColorName.hex(a.accentColor)
             v.ticking = a.isCountingDown
             v.show(a)
-        } else if let a = byTime.first {
+        } else if let a = byTime.first(where: \.enabled) {
             v.mode = .scheduled
             v.text = "\(scheduledGlyph) \(TimeText.local(a.fireTime, now: now, zone: zone))"
             v.shortText = v.text
@@ -149,6 +149,7 @@ public struct PanelView: Equatable, Sendable {
         case .paused?: return "\(title): paused, \(TimeText.clock(a.remaining(at: now))) left"
         case .scheduled?, nil:
             let days = TimeText.days(a.weekdays)
+            if !a.enabled { return "\(title): off\(days.isEmpty ? "" : " (\(days))")" }
             return "\(title): \(TimeText.local(a.fireTime, now: now, zone: zone))\(days.isEmpty ? "" : " (\(days))")"
         }
     }

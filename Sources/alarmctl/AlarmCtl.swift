@@ -50,7 +50,7 @@ struct AlarmCtl {
         case "alarm": return try Commands(try connect(), out).alarm(a)
         case "timer": return try Commands(try connect(), out).timer(a)
         case "update": return try Commands(try connect(), out).update(a)
-        case "pause", "resume", "stop", "snooze", "cancel": return try Commands(try connect(), out).transition(command, a)
+        case "pause", "resume", "stop", "snooze", "cancel", "on", "off": return try Commands(try connect(), out).transition(command, a)
         case "auth": return try Commands(try connect(), out).auth(a)
         case "status": return try Commands(try connect(), out).status(a)
         case "watch": return try Watch(try connect(), out).run(a)

@@ -41,7 +41,8 @@ struct Commands {
         var header = ["ID", "KIND", "STATE", "NEXT", "IN", "REPEAT", "TITLE", "APP"]
         if a.flags.contains("all") { header.insert(contentsOf: ["SOUND", "SNOOZE", "PRE-ALERT"], at: 7) }
         let rows = sorted.map { s -> [String] in
-            var row = [ids[s.id] ?? s.id, s.kindName, s.stateName + (s.isWarning ? " (warning)" : ""), next(s, t), when(s, t),
+            let (next, inTime) = nextAndIn(s, t)
+            var row = [ids[s.id] ?? s.id, s.kindName, s.stateName + (s.isWarning ? " (warning)" : ""), next, inTime,
                        s.weekdays.isEmpty ? "-" : TimeText.days(s.weekdays), s.title, s.appId.isEmpty ? "-" : s.appId]
             if a.flags.contains("all") {
                 row.insert(contentsOf: [s.sound, CommandInput.durationText(UInt64(s.postAlert)),
@@ -54,25 +55,19 @@ struct Commands {
             if s.isAlerting { return .reverseRed }
             if s.isWarning { return .yellow }
             if s.isCountingDown { return .green }
-            if s.isPaused { return .dim }
+            if s.isPaused || !s.enabled { return .dim }
             return nil
         }
         return 0
     }
 
-    private func next(_ s: AlarmSnapshot, _ t: USec) -> String {
+    /// The NEXT and IN columns: when it rings, and how far off that is.
+    private func nextAndIn(_ s: AlarmSnapshot, _ t: USec) -> (String, String) {
+        if !s.enabled { return ("-", "-") }
         switch s.state {
-        case .alerting?: return "ringing"
-        case .paused?: return "paused"
-        case .countdown?, .scheduled?, nil: return TimeText.local(s.fireTime, now: t)
-        }
-    }
-
-    private func when(_ s: AlarmSnapshot, _ t: USec) -> String {
-        switch s.state {
-        case .alerting?: return "now"
-        case .paused?: return "\(TimeText.clock(s.remaining(at: t))) left"
-        case .countdown?, .scheduled?, nil: return TimeText.relative(s.fireTime, from: t)
+        case .alerting?: return ("ringing", "now")
+        case .paused?: return ("paused", "\(TimeText.clock(s.remaining(at: t))) left")
+        case .countdown?, .scheduled?, nil: return (TimeText.local(s.fireTime, now: t), TimeText.relative(s.fireTime, from: t))
         }
     }
 
@@ -298,13 +293,21 @@ struct Commands {
                     case "resume": try proxy.resume(s.id)
                     case "stop": try proxy.stop(s.id)
                     case "snooze": try proxy.countdown(s.id)
+                    case "on": try proxy.setEnabled(s.id, true)
+                    case "off": try proxy.setEnabled(s.id, false)
                     default: try proxy.cancel(s.id)
                     }
                 } catch {
                     throw refusal(error, verb: verb, alarm: s)
                 }
-                let done = ["pause": "Paused", "resume": "Resumed", "stop": "Stopped", "snooze": "Snoozed", "cancel": "Cancelled"][verb]!
-                out.line("\(done) \(IDPrefix.short(s.id)) \"\(s.title)\".")
+                let done = ["pause": "Paused", "resume": "Resumed", "stop": "Stopped", "snooze": "Snoozed", "cancel": "Cancelled",
+                            "on": "Switched on", "off": "Switched off"][verb]!
+                var line = "\(done) \(IDPrefix.short(s.id)) \"\(s.title)\""
+                // Switched on, it rings at its next occurrence: say when, as `alarm` does.
+                if verb == "on", let now = (try? proxy.alarms())?.first(where: { $0.id == s.id }), now.fireTime > 0 {
+                    line += ": rings \(TimeText.local(now.fireTime, now: self.now)), \(TimeText.relative(now.fireTime, from: self.now))"
+                }
+                out.line(line + ".")
             } catch {
                 Output.error(error.message)
                 status = error.code
@@ -336,7 +339,7 @@ struct Commands {
         case .alerting?: return "ringing"
         case .paused?: return "paused with \(TimeText.clock(s.remaining(at: t))) left"
         case .countdown?: return "counting down (\(s.endVerb) \(TimeText.relative(s.fireTime, from: t)))"
-        case .scheduled?: return "scheduled for \(TimeText.local(s.fireTime, now: t))"
+        case .scheduled?: return s.enabled ? "scheduled for \(TimeText.local(s.fireTime, now: t))" : "switched off"
         case nil: return "'\(s.stateName)'"
         }
     }
@@ -444,7 +447,8 @@ extension AlarmSnapshot {
     /// Its kind and state as alarmd names them, for output: the names of a newer alarmd too, which
     /// the typed ``kind`` and ``state`` read as nil.
     var kindName: String { string("Kind") }
-    var stateName: String { string("State") }
+    /// `off` for an alarm switched off, which alarmd reports as `scheduled` with no fire time.
+    var stateName: String { enabled ? string("State") : "off" }
     /// What its countdown does at the end: a silent timer ends, the rest ring.
     var endVerb: String { isTimer && !ring ? "ends" : "rings" }
 }

@@ -16,6 +16,7 @@ enum Usage {
           pause ID…  resume ID…        pause or resume countdowns
           stop [ID…]  snooze [ID…]     stop or snooze ringing alarms (all that ring, without ids)
           cancel ID…                   remove alarms and timers
+          off ID…  on ID…              switch alarms off (kept, never ring) and on again
           watch                        a live full-screen view (q quits)
           monitor [--json]             one line per event as it happens
           panel [--format FORMAT]      a line per change for waybar, i3bar, polybar or plain text
@@ -97,6 +98,8 @@ enum Usage {
         "stop": "usage: alarmctl stop [ID…]\n\nStops ringing alarms: a one-shot goes away, a repeating one waits for its next day.\nWithout ids, every alarm that rings now (for a panel's click).",
         "snooze": "usage: alarmctl snooze [ID…]\n\nSnoozes ringing alarms for their snooze time.\nWithout ids, every alarm that rings now (for a panel's click).",
         "cancel": "usage: alarmctl cancel ID…\n\nRemoves alarms and timers, repeating ones too.",
+        "off": "usage: alarmctl off ID…\n\nSwitches alarms off: each keeps its time, days and title and is listed as off, but never\nrings (and never wakes the machine) until switched on. Timers are paused instead.",
+        "on": "usage: alarmctl on ID…\n\nSwitches alarms on again: each rings at its next occurrence from now, never a missed one.",
         "watch": """
             usage: alarmctl watch
 

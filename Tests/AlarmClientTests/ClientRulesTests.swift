@@ -46,10 +46,11 @@ import TestSupport
     func panel(_ c: ClientRules.PanelCase) throws {
         let rules = try ClientRules.load()
         let zone = rules.panel.zone == "UTC" ? Zone.utc : Zone.system(rules.panel.zone)
-        let v = PanelView.make(alarms: c.alarms.map { AlarmSnapshot(properties: $0.values) }, running: c.running,
+        let running = try #require(c.running as Bool?, "\(c): every panel case says whether alarmd runs")
+        let v = PanelView.make(alarms: c.alarms.map { AlarmSnapshot(properties: $0.values) }, running: running,
                                now: c.now, zone: zone)
         let e = c.expect
-        let mode = !c.running ? "off" : v.alarmState == .paused ? "paused" : v.mode.rawValue
+        let mode = !running ? "off" : v.alarmState == .paused ? "paused" : v.mode.rawValue
         #expect(mode == e.mode, "\(c)")
         #expect(v.alarmId == e.alarm, "\(c)")
         #expect(v.color == e.color, "\(c)")
@@ -72,5 +73,26 @@ import TestSupport
         default:
             Issue.record("\(c): no mode \(e.mode)")
         }
+    }
+
+    @Test(arguments: try ClientRules.load().alarmTime.cases)
+    func alarmTime(_ c: ClientRules.AlarmTimeCase) {
+        #expect(AlarmText.time(hour: c.hour, minute: c.minute, hour12: c.hour12) == c.text, "\(c)")
+    }
+
+    @Test(arguments: try ClientRules.load().alarmDays.cases)
+    func alarmDays(_ c: ClientRules.AlarmDaysCase) throws {
+        #expect(try ClientRules.load().alarmDays.zone == "UTC")
+        let first = try #require(Weekday(rawValue: c.firstDay ?? "monday"))
+        #expect(AlarmText.days(c.weekdays, firstDay: first, fire: c.fire ?? 0, now: c.now ?? 0, zone: .utc) == c.text, "\(c)")
+    }
+
+    @Test(arguments: try ClientRules.load().nextAlarm.cases)
+    func nextAlarm(_ c: ClientRules.NextAlarmCase) throws {
+        #expect(try ClientRules.load().nextAlarm.zone == "UTC")
+        let next = AlarmText.next(of: c.alarms.map { AlarmSnapshot(properties: $0.values) })
+        #expect(next?.id == c.expect.alarm, "\(c)")
+        let hour12 = try #require(c.hour12 as Bool?, "\(c): every case says which clock the desktop shows")
+        #expect(next.map { AlarmText.heading(of: $0, hour12: hour12, zone: .utc) } ?? "" == c.expect.text, "\(c)")
     }
 }

@@ -114,6 +114,7 @@ final class StoreDirectory {
             #expect(alarms.count == V2Fixture.rows.count)
             for a in alarms {
                 #expect(V2Probes.fingerprint(a, now: V2Fixture.now) == V2Fixture.fingerprints[a.id], "\(a.id)")
+                #expect(V2Probes.enabledIsOn(a), "\(a.id) comes back on")
             }
             for (k, lines) in V2Probes.probes(Array(alarms), now: V2Fixture.now) {
                 #expect(lines.map(V2Probes.digest) == V2Fixture.probeDigests[k], "\(k): \(lines.joined(separator: "\n"))")

@@ -20,11 +20,21 @@ enum V2Probes {
         return e
     }
 
+    /// What alarmd gained after the fixture was recorded: the `Enabled` property and the `enabled`
+    /// key. The probes leave them out, so the recorded texts still hold; `enabledIsOn` checks them.
+    static let addedProperties: Set<String> = ["Enabled"]
+    static let addedKeys: Set<String> = ["enabled"]
+
+    /// A v2 store knew no switch: every alarm it held comes back on.
+    static func enabledIsOn(_ a: Alarm) -> Bool {
+        a.config.enabled && Alarm1.properties(of: a, now: 0).contains { $0.0 == "Enabled" && $0.1 == .bool(true) }
+    }
+
     static func fingerprint(_ a: Alarm, now: USec) -> String {
         var s = "\(a.id) app=\(a.appId) alertingSince=\(a.flat.alertingSince) measuresDuration=\(String(describing: Optional(a.flat.measuresDuration)))"
         s += " triggerIfMissed=\(a.config.triggerIfMissed)"
         for t in [now, now + 90 * usecPerSecond] {
-            for (name, value) in Alarm1.properties(of: a, now: t) { s += "\n  \(name)=\(value)" }
+            for (name, value) in Alarm1.properties(of: a, now: t) where !addedProperties.contains(name) { s += "\n  \(name)=\(value)" }
         }
         return asRecorded(s)
     }
@@ -63,7 +73,7 @@ enum V2Probes {
         for a in alarms {
             let e = engine(alarms, at: now)
             var lines: [String] = []
-            for key in AlarmConfiguration.knownKeys.sorted() {
+            for key in AlarmConfiguration.knownKeys.subtracting(addedKeys).sorted() {
                 lines.append("clear \(key): " + outcome({ () throws(AlarmError) in
                     try e.plan(.update(id: a.id, changes: [:], clear: [key]), caller: a.owner) }, now: now))
             }

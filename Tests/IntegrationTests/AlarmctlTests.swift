@@ -185,13 +185,13 @@ func printedId(_ h: Harness, _ out: String) throws -> String {
         var env = ProcessInfo.processInfo.environment
         env["DBUS_SESSION_BUS_ADDRESS"] = h.bus.address
         env["PATH"] = Products.directory + ":" + (env["PATH"] ?? "/usr/bin:/bin")
-        var prefix = "3f8f"
+        var prefix = "3f8f", alarmPrefix = "0b6c"
         // A fixed date in the docs passes one day; then the same day of a later year stands in for it, as
         // a reader would set it: alarmctl refuses a date in the past.
         let thisYear = Calendar(identifier: .gregorian).component(.year, from: Date())
         let date = try Regex(#"\b(20[0-9][0-9])-([01][0-9])-([0-3][0-9]) "#)
         for documented in commands {
-            var command = documented.replacingOccurrences(of: "3f8f", with: prefix)
+            var command = documented.replacingOccurrences(of: "3f8f", with: prefix).replacingOccurrences(of: "0b6c", with: alarmPrefix)
             if let m = command.firstMatch(of: date), let year = Int(m.output[1].substring ?? ""), year <= thisYear {
                 command.replaceSubrange(m.output[1].range!, with: String(thisYear + 1))
             }
@@ -200,6 +200,7 @@ func printedId(_ h: Harness, _ out: String) throws -> String {
             let fine = r.status == 0 || (command.hasPrefix("alarmctl snooze") && r.status == 5 && r.err.contains("nothing is ringing"))
             #expect(fine, "\(command): \(r.status) \(r.err)")
             if command.hasPrefix("alarmctl timer 25m") { prefix = try printedId(h, r.out).prefix(8).description }
+            if command.hasPrefix("alarmctl alarm 06:45") { alarmPrefix = try printedId(h, r.out).prefix(8).description }
         }
         #expect(try h.snapshots().count == 2, "the tour's alarms are set and its timer cancelled")
     }

@@ -55,7 +55,7 @@ import Testing
         let again = try #require(h.notifier!.waitFor(pump: [h.client]) { $0.contains { $0.string("summary") == "Bread" } }, "shown on the new server")
         let n = try #require(again.first { $0.string("summary") == "Bread" })
         #expect(n.uint32("replaces_id") == 0, "a new notification: the old id meant nothing to the new server")
-        #expect(n["actions"]?.unwrapped == .strings(["stop", "Stop"]))
+        #expect(n["actions"]?.unwrapped == .strings(["stop", "Stop", "secondary", "Snooze"]), "the user's own timer: Stop and Snooze")
         // Its buttons work on the new server.
         try h.notifier!.invoke(n.uint32("id"), "stop")
         #expect(h.client.waitFor { $0.contains { $0.member == "AlarmRemoved" && $0.args.first == .string(id) && $0.args.last == .string("stopped") } })

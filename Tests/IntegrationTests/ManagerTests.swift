@@ -32,7 +32,7 @@ import Testing
         let all = try h.client.alarms()
         #expect(all.count == 2)
         #expect(Set(all.compactMap { $0["Id"]?.unwrapped.stringValue }).count == 2)
-        #expect(all.allSatisfy { $0.count == 20 }, "GetAlarms carries every property")
+        #expect(all.allSatisfy { $0.count == 21 }, "GetAlarms carries every property")
         let tree = try h.busctl(["tree", "--list", managerName])
         #expect(tree.out.contains(path) && tree.out.contains(busctlPath))
         let managed = try h.client.bus.call(managerName, managerPath, "org.freedesktop.DBus.ObjectManager", "GetManagedObjects")

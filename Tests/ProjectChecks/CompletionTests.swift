@@ -10,7 +10,7 @@ import Testing
 /// values, and the alarm and app ids that the real alarmctl fetches from a real daemon.
 @Suite(.serialized) struct CompletionTests {
     static let commands: Set = ["list", "alarm", "timer", "update", "pause", "resume", "stop", "snooze", "cancel",
-                                "watch", "monitor", "panel", "auth", "status", "help"]
+                                "on", "off", "watch", "monitor", "panel", "auth", "status", "help"]
     static let formats: Set = ["waybar", "i3bar", "polybar", "plain"]
     static let timerOptions: Set = ["--title", "--warn", "--message", "--silent", "--id", "--help"]
 

@@ -13,7 +13,15 @@ public struct ClientRules: Decodable, Sendable {
     public var color: Section<ColorCase>
     public var clock: Section<ClockCase>
     public var remaining: Section<RemainingCase>
-    public var panel: PanelSection
+    public var panel: ZonedSection<PanelCase>
+    public var alarmTime: Section<AlarmTimeCase>
+    public var alarmDays: ZonedSection<AlarmDaysCase>
+    public var nextAlarm: ZonedSection<NextAlarmCase>
+
+    enum CodingKeys: String, CodingKey {
+        case duration, color, clock, remaining, panel
+        case alarmTime = "alarm_time", alarmDays = "alarm_days", nextAlarm = "next_alarm"
+    }
 
     /// The file beside this one's directory, found from this source file's path.
     public static let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
@@ -59,18 +67,25 @@ public struct ClientRules: Decodable, Sendable {
         public var description: String { name }
     }
 
-    public struct PanelSection: Decodable, Sendable {
-        /// The time zone the cases' local times are in.
+    /// A section whose cases read local times: the zone the tests run them in.
+    public struct ZonedSection<Case: Decodable & Sendable>: Decodable, Sendable {
         public var zone: String
-        public var cases: [PanelCase]
+        public var cases: [Case]
     }
 
-    public struct PanelCase: Decodable, Sendable, CustomStringConvertible {
+    public typealias PanelCase = AlarmsCase<PanelExpectation>
+    public typealias NextAlarmCase = AlarmsCase<NextAlarmExpectation>
+
+    /// A case over a set of alarms (Alarm1 property maps) at `now`.
+    public struct AlarmsCase<Expectation: Decodable & Sendable>: Decodable, Sendable, CustomStringConvertible {
         public var name: String
-        public var running: Bool
+        /// Whether alarmd is running (the panel's cases).
+        public var running: Bool?
+        /// Whether the desktop shows 12-hour time (the next alarm's cases).
+        public var hour12: Bool?
         public var now: USec
         public var alarms: [Properties]
-        public var expect: PanelExpectation
+        public var expect: Expectation
         public var description: String { name }
     }
 
@@ -86,6 +101,36 @@ public struct ClientRules: Decodable, Sendable {
         public var time: String
         public var color: String?
         public var ticking: Bool
+    }
+
+    public struct AlarmTimeCase: Decodable, Sendable, CustomStringConvertible {
+        public var hour: Int
+        public var minute: Int
+        public var hour12: Bool
+        public var text: String
+        public var description: String { "\(hour):\(minute) \(hour12 ? "12h" : "24h")" }
+    }
+
+    public struct AlarmDaysCase: Decodable, Sendable, CustomStringConvertible {
+        public var weekdays: [String]
+        /// The locale's first day of the week; Monday when absent.
+        public var firstDay: String?
+        public var now: USec?
+        public var fire: USec?
+        public var text: String
+        public var description: String { "\(weekdays) from \(firstDay ?? "monday"), fire \(fire ?? 0)" }
+
+        enum CodingKeys: String, CodingKey {
+            case weekdays, now, fire, text
+            case firstDay = "first_day"
+        }
+    }
+
+    public struct NextAlarmExpectation: Decodable, Sendable {
+        /// The Id of the next alarm, nil for none.
+        public var alarm: String?
+        /// Its day and time ("Mon 06:45"); "" for none.
+        public var text: String
     }
 
     /// An `org.alarmd.Alarm1` property map as the bus gives it: numbers are the `t` properties

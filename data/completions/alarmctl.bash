@@ -5,7 +5,7 @@
 # Installed as share/bash-completion/completions/alarmctl; bash-completion loads it on first use.
 # Alarm ids and app ids come from the running daemon, through alarmctl's hidden __complete command.
 
-_alarmctl_commands="list alarm timer update pause resume stop snooze cancel watch monitor panel auth status help"
+_alarmctl_commands="list alarm timer update pause resume stop snooze cancel on off watch monitor panel auth status help"
 
 # Options that take a value, so that their value is not taken for a command or an argument.
 _alarmctl_valued="--address --days --title --sound --snooze --pre-alert --id --warn --message --time --duration --format"
@@ -90,7 +90,7 @@ _alarmctl() {
             COMPREPLY=($(compgen -W "$_alarmctl_commands" -- "$cur"))
             return 0
             ;;
-        pause | resume | stop | snooze | cancel | update)
+        pause | resume | stop | snooze | cancel | on | off | update)
             if [[ $cmd != update || ${#args[@]} -eq 0 ]]; then
                 while IFS=$'\t' read -r line title; do
                     # An id already on the line is not offered again.

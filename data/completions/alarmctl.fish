@@ -5,7 +5,7 @@
 # Installed as share/fish/vendor_completions.d/alarmctl.fish. Alarm ids and app ids come from the
 # running daemon, through alarmctl's hidden __complete command.
 
-set -l commands list alarm timer update pause resume stop snooze cancel watch monitor panel auth status help
+set -l commands list alarm timer update pause resume stop snooze cancel on off watch monitor panel auth status help
 
 # --address from the command line, so that ids come from the daemon the command talks to.
 function __alarmctl_query
@@ -78,6 +78,8 @@ complete -c alarmctl -n "not __fish_seen_subcommand_from $commands" -a resume -d
 complete -c alarmctl -n "not __fish_seen_subcommand_from $commands" -a stop -d 'Stop ringing alarms'
 complete -c alarmctl -n "not __fish_seen_subcommand_from $commands" -a snooze -d 'Snooze ringing alarms'
 complete -c alarmctl -n "not __fish_seen_subcommand_from $commands" -a cancel -d 'Remove alarms'
+complete -c alarmctl -n "not __fish_seen_subcommand_from $commands" -a off -d 'Switch alarms off'
+complete -c alarmctl -n "not __fish_seen_subcommand_from $commands" -a on -d 'Switch alarms on'
 complete -c alarmctl -n "not __fish_seen_subcommand_from $commands" -a watch -d 'Live full-screen view'
 complete -c alarmctl -n "not __fish_seen_subcommand_from $commands" -a monitor -d 'Print one line per event'
 complete -c alarmctl -n "not __fish_seen_subcommand_from $commands" -a panel -d 'Print lines for a status bar'
@@ -105,7 +107,7 @@ complete -c alarmctl -n "__fish_seen_subcommand_from update" -l duration -x -d '
 complete -c alarmctl -n "__fish_seen_subcommand_from panel" -l format -x -a 'waybar i3bar polybar plain' -d 'Output format'
 
 # Arguments.
-complete -c alarmctl -n "__fish_seen_subcommand_from pause resume stop snooze cancel" -a '(__alarmctl_ids)'
+complete -c alarmctl -n "__fish_seen_subcommand_from pause resume stop snooze cancel on off" -a '(__alarmctl_ids)'
 complete -c alarmctl -n "__fish_seen_subcommand_from update; and __alarmctl_first_argument" -a '(__alarmctl_ids)'
 complete -c alarmctl -n "__fish_seen_subcommand_from auth; and __alarmctl_first_argument" -a list -d 'List the apps and their consent'
 complete -c alarmctl -n "__fish_seen_subcommand_from auth; and __alarmctl_first_argument" -a allow -d 'Let an app schedule'

@@ -47,6 +47,9 @@ public final class AlarmEngine {
         self.missedGrace = missedGrace
     }
 
+    /// The `secondary_button` the user's own alarms and timers get when they name none.
+    public static let userSnoozeButton = "Snooze"
+
     // MARK: queries
 
     public var count: Int { slots.count }
@@ -190,6 +193,13 @@ public final class AlarmEngine {
     private func planSchedule(_ caller: Caller, id requested: String, configuration: [String: Value]) throws(AlarmError) -> Mutation {
         let id = requested.isEmpty ? makeID() : try AlarmID.key(requested)
         let now = clock.now()
+        var configuration = configuration
+        // The user's own alarms (a panel's, alarmctl's) are snoozed wherever they ring: their
+        // notification and lock-screen card offer Snooze, as the panel menu does. An app decides for
+        // its own alarms.
+        if caller == .user, configuration["secondary_button"] == nil, configuration["secondary_button_behavior"] == nil {
+            configuration["secondary_button"] = .string(Self.userSnoozeButton)
+        }
         let config = try AlarmConfiguration.parse(configuration, now: now)
         switch authorization(for: caller) {
         case .authorized: break
@@ -225,10 +235,16 @@ public final class AlarmEngine {
             throw .invalidArgument(key: key, reason: "cannot turn \(alarm.kind == .timer ? "a timer into an alarm" : "an alarm into a timer"); cancel and schedule anew")
         }
         let timingKeys = AlarmConfiguration.scheduleKeys.union(["pre_alert"])
-        let rearm = !timingKeys.isDisjoint(with: changes.keys) || !timingKeys.isDisjoint(with: clear)
+        let retimed = !timingKeys.isDisjoint(with: changes.keys) || !timingKeys.isDisjoint(with: clear)
+        // Switching on what is already on, or off what is off, leaves its run as it is (a snooze, say).
+        let switchedOn = config.enabled && !alarm.config.enabled
         alarm.config = config
-        if rearm {
+        if retimed || switchedOn || !config.enabled {
             arm(&alarm, now: now, zone: timeZone)
+            if switchedOn, case .scheduled(let fire) = alarm.run, fire <= now {
+                // Only a fixed date not given anew can lie in the past here: it has no next occurrence.
+                throw .invalidArgument(key: "enabled", reason: "cannot switch on an alarm whose fixed_date has passed; give a new fixed_date with it")
+            }
         } else if alarm.phase == .warning,
                   config.warningThreshold == 0
                     || alarm.remaining(now: now) > UInt64(config.warningThreshold) * usecPerSecond {
@@ -343,7 +359,7 @@ public final class AlarmEngine {
             switch a.run {
             case .scheduled: leadsToAnInstant = true
             case .countdown(let c, _): leadsToAnInstant = !c.measuresDuration
-            case .paused, .alerting: leadsToAnInstant = false
+            case .paused, .alerting, .off: leadsToAnInstant = false
             }
             guard a.config.isRelative, leadsToAnInstant else { continue }
             var moved = a
@@ -414,6 +430,11 @@ public final class AlarmEngine {
 
     /// Sets the alarm's first (or re-armed) run from its configuration, wall-clock times in `zone`.
     func arm(_ a: inout Alarm, now: USec, zone: Zone) {
+        guard a.config.enabled else {
+            a.soundError = nil
+            a.run = .off
+            return
+        }
         switch a.config.schedule {
         case .timer(let seconds, let end):
             let total = end.map { $0.minusSaturating(now) } ?? seconds * usecPerSecond
@@ -442,7 +463,7 @@ public final class AlarmEngine {
             let threshold = UInt64(a.config.warningThreshold) * usecPerSecond
             if threshold > 0 && c.phase == .normal { return fire.minusSaturating(threshold) }
             return fire
-        case .paused:
+        case .paused, .off:
             return nil
         case .alerting(_, let since, _):
             return ringTimeout > 0 ? since.plusSaturating(ringTimeout * usecPerSecond) : nil
@@ -453,7 +474,7 @@ public final class AlarmEngine {
     func pendingAlert(of a: Alarm) -> USec? {
         switch a.run {
         case .scheduled(let fire), .countdown(_, let fire): return fire
-        case .paused, .alerting: return nil
+        case .paused, .alerting, .off: return nil
         }
     }
 
@@ -486,7 +507,7 @@ public final class AlarmEngine {
                 a.run = .countdown(c, fireTime: fire)
             case .alerting:
                 return finishAlert(a, now: now, reason: .timeout, log: &log)
-            case .paused:
+            case .paused, .off:
                 return .keep(a)
             }
         }

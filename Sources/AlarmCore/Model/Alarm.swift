@@ -52,10 +52,15 @@ public enum AlarmRun: Equatable, Sendable {
     /// Ringing since `since` for the alert due at `fireTime`; `countdown` is the one that led to it,
     /// nil when the alarm was scheduled.
     case alerting(fireTime: USec, since: USec, countdown: Countdown?)
+    /// Switched off (`enabled: false`): no alert and nothing to wait for until switched on, when it is
+    /// armed for its next occurrence from then.
+    case off
 
+    /// The wire's `State`: an alarm that is off reads `scheduled` (with `FireTimeUSec` 0), which a
+    /// client that knows nothing of `Enabled` can show without harm (docs/API.md).
     public var state: AlarmState {
         switch self {
-        case .scheduled: return .scheduled
+        case .scheduled, .off: return .scheduled
         case .countdown: return .countdown
         case .paused: return .paused
         case .alerting: return .alerting
@@ -65,24 +70,24 @@ public enum AlarmRun: Equatable, Sendable {
     /// The countdown it runs, holds, or rang after.
     public var countdown: Countdown? {
         switch self {
-        case .scheduled: return nil
+        case .scheduled, .off: return nil
         case .countdown(let c, _), .paused(let c): return c
         case .alerting(_, _, let c): return c
         }
     }
 
-    /// When it next alerts (scheduled, counting down) or alerted (alerting); nil while paused.
+    /// When it next alerts (scheduled, counting down) or alerted (alerting); nil while paused or off.
     public var fireTime: USec? {
         switch self {
         case .scheduled(let t), .countdown(_, let t), .alerting(let t, _, _): return t
-        case .paused: return nil
+        case .paused, .off: return nil
         }
     }
 
     /// Sets the phase of its countdown, wherever it has one.
     mutating func setPhase(_ phase: Phase) {
         switch self {
-        case .scheduled, .alerting(_, _, nil): return
+        case .scheduled, .off, .alerting(_, _, nil): return
         case .countdown(var c, let t):
             c.phase = phase
             self = .countdown(c, fireTime: t)
@@ -145,14 +150,14 @@ public struct Alarm: Equatable, Sendable {
         switch run {
         case .scheduled(let t), .countdown(_, let t): return t.minusSaturating(now)
         case .paused(let c): return c.total.minusSaturating(c.elapsed)
-        case .alerting: return 0
+        case .alerting, .off: return 0
         }
     }
 
     /// Countdown progress 0…1 (0 before a countdown starts, 1 while alerting).
     public func progress(now: USec) -> Double {
         switch run {
-        case .scheduled: return 0
+        case .scheduled, .off: return 0
         case .alerting: return 1
         case .countdown(let c, _), .paused(let c):
             guard c.total > 0 else { return 0 }
@@ -181,7 +186,7 @@ extension Alarm {
                                   measuresDuration: measuresDuration ?? false)
         let run: AlarmRun
         switch state {
-        case .scheduled: run = .scheduled(fireTime: fireTime)
+        case .scheduled: run = config.enabled ? .scheduled(fireTime: fireTime) : .off
         case .countdown: run = .countdown(countdown, fireTime: fireTime)
         case .paused: run = .paused(countdown)
         case .alerting:
@@ -285,6 +290,9 @@ extension Alarm {
         default:
             return nil
         }
+        // Only an alarm is switched off, and an alarm that is off waits for nothing.
+        guard r.flags & AlarmConfiguration.Flags.off == 0
+                || (r.flags & AlarmConfiguration.Flags.kindMask != 2 && AlarmState.allCases[Int(r.state)] == .scheduled) else { return nil }
         guard r.flags & AlarmConfiguration.Flags.hasEnd == 0 || r.flags & AlarmConfiguration.Flags.kindMask == 2,
               r.extras.withUnsafeBytes({ Extras.isValid($0) }) else { return nil }
         c.scheduleWord = r.schedule

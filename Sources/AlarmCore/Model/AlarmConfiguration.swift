@@ -36,7 +36,10 @@ public struct AlarmConfiguration: Equatable, Sendable {
         static let minuteGiven: UInt16 = 1 << 6
         /// `weekdays` was given (relative), possibly empty.
         static let weekdaysGiven: UInt16 = 1 << 7
-        static let all: UInt16 = 0xFF
+        /// Switched off (`enabled: false`, alarms only): kept, listed, never rings. A store written
+        /// before the switch existed has the bit clear: every alarm on.
+        static let off: UInt16 = 1 << 8
+        static let all: UInt16 = 0x1FF
     }
 
     init(schedule: AlarmSchedule) {
@@ -87,6 +90,12 @@ public struct AlarmConfiguration: Equatable, Sendable {
     public var ring: Bool {
         get { flags & Flags.ring != 0 }
         set { set(Flags.ring, newValue) }
+    }
+
+    /// Whether the alarm is on (`enabled`): one that is off keeps everything but never rings.
+    public var enabled: Bool {
+        get { flags & Flags.off == 0 }
+        set { set(Flags.off, !newValue) }
     }
 
     /// Ring even when found due later than the missed-alarm grace (after suspend or downtime).
@@ -166,6 +175,7 @@ public struct AlarmConfiguration: Equatable, Sendable {
         if warningThreshold != 0 { r["warning_threshold"] = .uint32(warningThreshold) }
         if !ring { r["ring"] = .bool(false) }
         if triggerIfMissed { r["trigger_if_missed"] = .bool(true) }
+        if !enabled { r["enabled"] = .bool(false) }
         if flags & Flags.secondaryCustom != 0 { r["secondary_button_behavior"] = .string("custom") }
         if !extras.isEmpty {
             let f = Extras.decode(extras)
@@ -182,7 +192,7 @@ public struct AlarmConfiguration: Equatable, Sendable {
     /// Builds a configuration from its parts at once (one encoding of the extras).
     init(schedule: AlarmSchedule, preAlert: UInt32, postAlert: UInt32, presentation: Presentation, ring: Bool,
          sound: String, metadata: Value, volumeRamp: UInt32, triggerIfMissed: Bool,
-         minuteGiven: Bool, weekdaysGiven: Bool, durationWithEnd: UInt64?) {
+         minuteGiven: Bool, weekdaysGiven: Bool, durationWithEnd: UInt64?, enabled: Bool = true) {
         self.init(schedule: schedule)
         self.preAlert = preAlert
         self.postAlert = postAlert
@@ -194,6 +204,7 @@ public struct AlarmConfiguration: Equatable, Sendable {
         set(Flags.ring, ring)
         set(Flags.triggerIfMissed, triggerIfMissed)
         set(Flags.secondaryCustom, presentation.secondaryButtonBehavior == .custom)
+        set(Flags.off, !enabled)
         if case .relative = schedule {
             set(Flags.minuteGiven, minuteGiven)
             set(Flags.weekdaysGiven, weekdaysGiven)
@@ -203,7 +214,7 @@ public struct AlarmConfiguration: Equatable, Sendable {
     static let scheduleKeys: Set<String> = ["fixed_date", "hour", "minute", "weekdays", "duration", "end_date"]
 
     public static let knownKeys: Set<String> = scheduleKeys.union(Presentation.fields.map(\.key)).union([
-        "pre_alert", "post_alert", "ring", "sound", "metadata", "volume_ramp", "trigger_if_missed",
+        "pre_alert", "post_alert", "ring", "sound", "metadata", "volume_ramp", "trigger_if_missed", "enabled",
     ])
 
     /// Whether `key` is a configuration key, without hashing (and normalizing) a key of megabytes.
@@ -267,13 +278,20 @@ private struct Parser {
             guard let b = v.boolValue else { throw .bad("trigger_if_missed", "must be a boolean ('b'), got \(v.typeDescription)") }
             triggerIfMissed = b
         }
+        var enabled = true
+        if let v = raw["enabled"] {
+            guard let b = v.boolValue else { throw .bad("enabled", "must be a boolean ('b'), got \(v.typeDescription)") }
+            // A timer is paused, not switched off: it has no next occurrence to come back to.
+            if case .timer = schedule, !b { throw .bad("enabled", "only an alarm can be switched off; pause or cancel a timer") }
+            enabled = b
+        }
         // A duration given beside an end date is kept, so that clearing the end date falls back to it.
         var durationWithEnd: UInt64?
         if case .timer(_, _?) = schedule, let d = raw["duration"] { durationWithEnd = try duration(d) }
         return AlarmConfiguration(schedule: schedule, preAlert: preAlert, postAlert: postAlert, presentation: pr, ring: ring,
                                   sound: sound, metadata: metadata, volumeRamp: volumeRamp, triggerIfMissed: triggerIfMissed,
                                   minuteGiven: raw["minute"] != nil, weekdaysGiven: raw["weekdays"] != nil,
-                                  durationWithEnd: durationWithEnd)
+                                  durationWithEnd: durationWithEnd, enabled: enabled)
     }
 
     // MARK: presentation

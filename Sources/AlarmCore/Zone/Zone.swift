@@ -38,6 +38,9 @@ public struct LocalTime: Sendable, Hashable, CustomStringConvertible {
         weekday = Civil.weekday(fromDays: Civil.days(year: year, month: month, day: day))
     }
 
+    /// The date as days since 1970-01-01: how many days apart two wall-clock dates are.
+    public var dayNumber: Int64 { Civil.days(year: year, month: month, day: day) }
+
     /// How many days `month` (1…12) of `year` has.
     public static func daysIn(year: Int64, month: Int) -> Int { Civil.daysInMonth(year, month) }
 

@@ -118,6 +118,7 @@ public final class Alarm1: BusObject {
         Row("Ring", "b") { a, _ in .bool(a.config.ring) },
         Row("VolumeRamp", "u") { a, _ in .uint32(a.config.volumeRamp) },
         Row("SoundError", "s") { a, _ in .string(a.soundError ?? "") },
+        Row("Enabled", "b") { a, _ in .bool(a.config.enabled) },
         Row("Progress", "d", .computed) { a, now in .double(a.progress(now: now)) },
         Row("RemainingUSec", "t", .computed) { a, now in .uint64(a.remaining(now: now)) },
     ]
