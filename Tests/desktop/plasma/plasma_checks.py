@@ -366,7 +366,7 @@ class Checks(CheckRun):
             sched = {k: v['data'] for k, v in d['Schedule']['data'].items()}
             if d['Kind']['data'] != 'alarm' or 'hour' not in sched:
                 continue
-            out.append({'Id': d['Id']['data'], 'State': d['State']['data'], 'Enabled': d.get('Enabled', {'data': True})['data'],
+            out.append({'Id': d['Id']['data'], 'State': d['State']['data'], 'Enabled': d['Enabled']['data'],
                         'fire': d['FireTimeUSec']['data'], 'hour': sched['hour'], 'minute': sched['minute'],
                         'weekdays': sched.get('weekdays', []), 'post_alert': d['PostAlert']['data'],
                         'title': d['Presentation']['data'].get('title', {}).get('data', '')})

@@ -83,6 +83,14 @@ private:
         return m_rules.value(QLatin1String(section)).toObject().value(QLatin1String("cases")).toArray();
     }
 
+    // One row a case of the section, the case itself its data; named by its name, else by inputKey's value.
+    void caseRows(const char *section, const QString &inputKey)
+    {
+        QTest::addColumn<QJsonObject>("c");
+        for (const QJsonValue &v : cases(section))
+            QTest::newRow(rowName(v.toObject(), inputKey).constData()) << v.toObject();
+    }
+
 private Q_SLOTS:
     void initTestCase()
     {
@@ -103,97 +111,50 @@ private Q_SLOTS:
         tzset();
     }
 
-    void duration_data()
-    {
-        QTest::addColumn<QString>("input");
-        QTest::addColumn<QString>("expected");
-        for (const QJsonValue &v : cases("duration")) {
-            const QJsonObject c = v.toObject();
-            const QString expected = c.contains(QLatin1String("seconds"))
-                ? QString::number(qint64(c.value(QLatin1String("seconds")).toDouble())) + QLatin1String(" s")
-                : c.value(QLatin1String("error")).toString();
-            QTest::newRow(rowName(c, QStringLiteral("input")).constData()) << c.value(QLatin1String("input")).toString() << expected;
-        }
-    }
+    void duration_data() { caseRows("duration", QStringLiteral("input")); }
 
     void duration()
     {
-        QFETCH(QString, input);
-        QFETCH(QString, expected);
-        const QVariantMap got = AlarmdClient::duration(input);
+        QFETCH(QJsonObject, c);
+        const QString expected = c.contains(QLatin1String("seconds"))
+            ? QString::number(qint64(c.value(QLatin1String("seconds")).toDouble())) + QLatin1String(" s")
+            : c.value(QLatin1String("error")).toString();
+        const QVariantMap got = AlarmdClient::duration(c.value(QLatin1String("input")).toString());
         QCOMPARE(durationText(got), expected);
         QCOMPARE(got.size(), 1);
     }
 
-    void color_data()
-    {
-        QTest::addColumn<QString>("input");
-        QTest::addColumn<QString>("hex");
-        for (const QJsonValue &v : cases("color")) {
-            const QJsonObject c = v.toObject();
-            // null, the theme's colour, is "" here.
-            QTest::newRow(rowName(c, QStringLiteral("input")).constData())
-                << c.value(QLatin1String("input")).toString() << c.value(QLatin1String("hex")).toString();
-        }
-    }
+    void color_data() { caseRows("color", QStringLiteral("input")); }
 
+    // null, the theme's colour, is "" here.
     void color()
     {
-        QFETCH(QString, input);
-        QFETCH(QString, hex);
-        QCOMPARE(AlarmdClient::colorHex(input), hex);
+        QFETCH(QJsonObject, c);
+        QCOMPARE(AlarmdClient::colorHex(c.value(QLatin1String("input")).toString()), c.value(QLatin1String("hex")).toString());
     }
 
-    void clock_data()
-    {
-        QTest::addColumn<qint64>("usec");
-        QTest::addColumn<QString>("text");
-        for (const QJsonValue &v : cases("clock")) {
-            const QJsonObject c = v.toObject();
-            QTest::newRow(rowName(c, QStringLiteral("usec")).constData())
-                << qint64(c.value(QLatin1String("usec")).toDouble()) << c.value(QLatin1String("text")).toString();
-        }
-    }
+    void clock_data() { caseRows("clock", QStringLiteral("usec")); }
 
     void clock()
     {
-        QFETCH(qint64, usec);
-        QFETCH(QString, text);
-        QCOMPARE(AlarmdClient::clock(usec), text);
+        QFETCH(QJsonObject, c);
+        QCOMPARE(AlarmdClient::clock(qint64(c.value(QLatin1String("usec")).toDouble())), c.value(QLatin1String("text")).toString());
     }
 
-    void remaining_data()
-    {
-        QTest::addColumn<QVariantMap>("props");
-        QTest::addColumn<qint64>("now");
-        QTest::addColumn<qint64>("remaining");
-        QTest::addColumn<double>("progress");
-        for (const QJsonValue &v : cases("remaining")) {
-            const QJsonObject c = v.toObject();
-            QTest::newRow(rowName(c, QString()).constData()) << properties(c.value(QLatin1String("alarm")).toObject())
-                << qint64(c.value(QLatin1String("now")).toDouble()) << qint64(c.value(QLatin1String("remaining")).toDouble())
-                << c.value(QLatin1String("progress")).toDouble();
-        }
-    }
+    void remaining_data() { caseRows("remaining", QString()); }
 
     void remaining()
     {
-        QFETCH(QVariantMap, props);
-        QFETCH(qint64, now);
-        QFETCH(qint64, remaining);
-        QFETCH(double, progress);
-        const AlarmdAlarm a{QStringLiteral("/org/alarmd/AlarmManager1/alarm/a"), props};
-        QCOMPARE(a.remaining(now), remaining);
+        QFETCH(QJsonObject, c);
+        const qint64 now = qint64(c.value(QLatin1String("now")).toDouble());
+        const double progress = c.value(QLatin1String("progress")).toDouble();
+        const AlarmdAlarm a{QStringLiteral("/org/alarmd/AlarmManager1/alarm/a"), properties(c.value(QLatin1String("alarm")).toObject())};
+        QCOMPARE(a.remaining(now), qint64(c.value(QLatin1String("remaining")).toDouble()));
         // Exactly: the same IEEE division as every other client's (QCOMPARE on doubles would be fuzzy).
         QVERIFY2(a.progress(now) == progress, qPrintable(QString::number(a.progress(now), 'g', 17)));
     }
 
-    void panel_data()
-    {
-        QTest::addColumn<QJsonObject>("c");
-        for (const QJsonValue &v : cases("panel"))
-            QTest::newRow(rowName(v.toObject(), QString()).constData()) << v.toObject();
-    }
+    void panel_data() { caseRows("panel", QString()); }
 
     // AlarmdClient's panel in the shared vocabulary: "" where the cases say null, and an untitled ringing
     // alarm's label "" with its kind, of which the QML makes "Timer" or "Alarm" (main.qml's titleOf).
@@ -214,12 +175,7 @@ private Q_SLOTS:
         QCOMPARE(p.color, e.value(QLatin1String("color")).toString());
     }
 
-    void alarmTime_data()
-    {
-        QTest::addColumn<QJsonObject>("c");
-        for (const QJsonValue &v : cases("alarm_time"))
-            QTest::newRow(qPrintable(v.toObject().value(QLatin1String("text")).toString())) << v.toObject();
-    }
+    void alarmTime_data() { caseRows("alarm_time", QStringLiteral("text")); }
 
     void alarmTime()
     {
@@ -229,14 +185,7 @@ private Q_SLOTS:
                  c.value(QLatin1String("text")).toString());
     }
 
-    void alarmDays_data()
-    {
-        QTest::addColumn<QJsonObject>("c");
-        for (const QJsonValue &v : cases("alarm_days")) {
-            const QJsonObject c = v.toObject();
-            QTest::newRow(qPrintable(c.value(QLatin1String("why")).toString(c.value(QLatin1String("text")).toString()))) << c;
-        }
-    }
+    void alarmDays_data() { caseRows("alarm_days", QStringLiteral("text")); }
 
     void alarmDays()
     {
@@ -253,12 +202,7 @@ private Q_SLOTS:
         QCOMPARE(daysText(got), c.value(QLatin1String("text")).toString());
     }
 
-    void nextAlarm_data()
-    {
-        QTest::addColumn<QJsonObject>("c");
-        for (const QJsonValue &v : cases("next_alarm"))
-            QTest::newRow(rowName(v.toObject(), QString()).constData()) << v.toObject();
-    }
+    void nextAlarm_data() { caseRows("next_alarm", QString()); }
 
     void nextAlarm()
     {
