@@ -94,6 +94,10 @@ ICONS = os.path.join(ROOT, 'data', 'icons')  # alarmd's own, alarmd-alarm-symbol
 class Checks(CheckRun):
     def __init__(self, s):
         super().__init__(s)
+        # What read() reads: plasmawindowed's window, or the panel's popup (panel_alarms).
+        self.view = VIEW
+        # The panel's alarm-clock slot with no alarm on (panel_alarms), else None: nothing to look at.
+        self.no_alarm_slot = None
         # Where the panel is: at the bottom, its height the session's Plasma's.
         self.PANEL = getattr(s, 'panel', PANEL)
 
@@ -130,7 +134,7 @@ class Checks(CheckRun):
         """words, with what other ways of reading png find besides."""
         words = list(words)
         for scale, bw in ways:
-            for w in ocr_words(png, crop or VIEW, scale=scale, threshold=bw):
+            for w in ocr_words(png, crop or self.view, scale=scale, threshold=bw):
                 if not any(w[0] == v[0] and abs(w[1] - v[1]) < 8 and abs(w[2] - v[2]) < 6 for v in words):
                     words.append(w)
         return reading_order(words)
@@ -377,9 +381,9 @@ class Checks(CheckRun):
         return next((w for i, w in enumerate(words) if re.search(first, w[0]) and i + 1 < len(words)
                      and re.search(second, words[i + 1][0]) and abs(words[i + 1][2] - w[2]) < 8), None)
 
-    def click_when(self, label, what, find, crop=VIEW):
+    def click_when(self, label, what, find):
         """Clicks what find(words) returns once the screen shows it; the words."""
-        png, words = wait_for(what, lambda: (lambda r: r if find(r[1]) else None)(self.read(label, crop)),
+        png, words = wait_for(what, lambda: (lambda r: r if find(r[1]) else None)(self.read(label)),
                               timeout=SHOW, interval=0.3)
         self.click_word(find(words))
         return words
@@ -404,13 +408,13 @@ class Checks(CheckRun):
     def switch_of(self, png, words, title):
         """The centre of the switch on the row of `title`, found by its colour when on, else at its place."""
         t = find_word(words, f'^{title.split()[-1]}$')
-        band = (WIN[2] // 2, t[2] - 6, WIN[2] // 2 - 10, 30)
+        band = (self.view[0] + self.view[2] // 2, t[2] - 6, self.view[2] // 2 - 10, 30)
         pix = pixels(png, band)
         lit = [i for i, p in enumerate(pix) if all(abs(a - b) <= 40 for a, b in zip(p, HIGHLIGHT))]
         return (band[0] + sum(i % band[2] for i in lit) // len(lit), band[1] + sum(i // band[2] for i in lit) // len(lit),
                 len(lit)) if lit else None
 
-    def alarm_form(self, hour, minute, h12, weekdays_button, title, label, crop=VIEW):
+    def alarm_form(self, hour, minute, h12, weekdays_button, title, label):
         """Fills the open form: the time typed (h12: with AM or PM clicked), Weekdays clicked when asked,
         the title typed; the words of the form before Save."""
         png, words = wait_for('the alarm form', lambda: self.read_until(label, lambda w: find_word(w, '^Save')
@@ -424,13 +428,13 @@ class Checks(CheckRun):
         self.type_into(fields[0], str(h) if h12 else f'{h:02d}')
         self.type_into(fields[1], f'{minute:02d}')
         if h12:
-            self.click_word(find_word(words, '^AM$' if hour < 12 else '^PM$'))
+            self.click_word(find_word(words, r'(^|\W)AM(\W|$)' if hour < 12 else r'(^|\W)PM(\W|$)'))
         if weekdays_button:
             self.click_word(find_word(words, '^Weekdays$'))
         if title is not None:
             field = find_word(words, '^Alarm$') or find_word(words, f'^{title.split()[-1]}$')
             self.type_into(field, title)
-        png, words = self.read(label + '-filled', crop)
+        png, words = self.read(label + '-filled')
         self.form_png = png
         self.click_word(save)
         return shown, words
@@ -447,9 +451,25 @@ class Checks(CheckRun):
     def alarms_by_clicks(self):
         # Dentist, an alarm at a fixed date, would be the next alarm: only Get up is, here.
         self.s.call('Cancel', self.before)
+        self.alarm_flow()
+        # The user guide's picture (docs/screenshots/plasma6-new-alarm.png is Plasma 6.3's): the form, filled.
+        docs = os.path.join(self.s.art, 'plasma-new-alarm.png')
+        bottom = max(w[2] + w[4] for w in self.form_words) + 16
+        subprocess.run(['convert', self.form_png, '-crop', f'{VIEW[2]}x{bottom - VIEW[1]}+{VIEW[0]}+{VIEW[1]}', '+repage',
+                        '-strip', '+dither', '-colors', '64', docs], check=True)
+        print(f'    for the README and docs/user-guide.md: {os.path.relpath(docs, ROOT)}')
+
+    def clear_wake_alarms(self):
+        """None left by a check that failed: each check here counts on its own alarms alone."""
+        for a in self.wake_alarms():
+            self.s.call('Cancel', a['Id'])
+
+    def alarm_flow(self):
+        self.clear_wake_alarms()
         h12 = False
         self.click_when('alarm-new', '"New alarm"', lambda w: self.pair(w, '^New$', '^alarm$'))
         shown, words = self.alarm_form(6, 45, h12, True, 'Get up', 'alarm-form')
+        self.form_words = words
         print(f'    the form: {text_of(words)!r}')
         a = self.expect_alarm('06:45 Mon–Fri "Get up" (busctl GetAlarms)', title='Get up', hour=6, minute=45,
                               weekdays=WORK_WEEK, post_alert=300, Enabled=True, State='scheduled')
@@ -459,6 +479,7 @@ class Checks(CheckRun):
             raise Fail(f'alarmd rings at {shown_day}, expected {day} 06:45')
         png, words = self.shows('alarm-listed', r'Next alarm: ' + day + r' 06:45', r'\bGet up\b', r'06:45 . Mon.Fri')
         print(f'    alarmd: {a}; the popup: {text_of(words)!r}')
+        self.alarm_icon(True)
         # Opened from its row: the form as it was set; to 07:00.
         self.click_word(find_word(words, '^Get$'))
         shown, words = self.alarm_form(7, 0, h12, False, None, 'alarm-edit')
@@ -471,8 +492,8 @@ class Checks(CheckRun):
         # Off: the heading goes, the row stays, alarmd keeps it; then on again.
         for on in (False, True):
             # Found lit while on; while off, at the same place beside the title (the row may have moved).
-            png, words = wait_for('Get up\'s row', lambda: (lambda r: r if find_word(r[1], '^up$') else None)(
-                self.read('alarm-switch')), timeout=SHOW, interval=0.3)
+            png, words = wait_for('Get up\'s row', lambda: self.read_until('alarm-switch', lambda w: find_word(w, '^up$')),
+                                  timeout=SHOW, interval=0.3)
             title_y = find_word(words, '^up$')[2]
             if not on:
                 sw = self.switch_of(png, words, 'Get up')
@@ -481,6 +502,7 @@ class Checks(CheckRun):
                 dy = sw[1] - title_y
             self.s.click(sw[0], title_y + dy)
             self.expect_alarm(f'Get up switched {"on" if on else "off"} (busctl Enabled)', title='Get up', Enabled=on)
+            self.alarm_icon(on)
             if on:
                 self.shows('alarm-on', r'Next alarm: ' + day + r' 07:00', r'\bGet up\b')
             else:
@@ -496,14 +518,62 @@ class Checks(CheckRun):
         wait_for('Get up and the heading gone from the popup', lambda: (lambda t: 'Get up' not in t and 'Next alarm' not in t
                  and 'Tea' in t)(text_of(self.read('alarm-deleted', ways=Checks.PLAIN + Checks.MORE)[1])), timeout=SHOW,
                  interval=0.3)
+        self.alarm_icon(False)
+
+    # The panel's alarm clock: the icon just left of the widget's label (TEA), told by its shape from what
+    # stands there without an alarm on (the applet's own icon), whichever way the widget grows.
+    def icon_slot(self, label):
+        png, words = wait_for('TEA in the panel', lambda: (lambda r: r if self.panel_countdown(r[1], 'TEA') else None)(
+            self.panel_read(label)), timeout=SHOW, interval=0.3)
+        tea = self.panel_countdown(words, 'TEA')[1]
+        box = (tea[1] - 40, self.PANEL[1] + 4, 36, self.PANEL[3] - 8)
+        pix = pixels(png, box)
+        bg = max(set(pix), key=pix.count)
+        return [[max(abs(a - b) for a, b in zip(pix[y * box[2] + x], bg)) > 60 for x in range(box[2])] for y in range(box[3])]
+
+    @staticmethod
+    def unlike(a, b):
+        """The share of pixels in which two ink masks differ, at the shift (±3 px) where they are most alike."""
+        h, w = len(a), len(a[0])
+        best = 1.0
+        for dy in range(-2, 3):
+            for dx in range(-3, 4):
+                diff = sum(1 for y in range(3, h - 3) for x in range(4, w - 4) if a[y][x] != b[y + dy][x + dx])
+                best = min(best, diff / ((h - 6) * (w - 8)))
+        return best
+
+    def alarm_icon(self, on):
+        if self.no_alarm_slot is None:
+            return
+        def slot():
+            now = self.icon_slot('panel-alarm-icon')
+            d = self.unlike(now, self.no_alarm_slot)
+            ink = sum(map(sum, now))
+            return (d, ink) if (d > 0.04 and ink > 30) == on else None
+        d, ink = wait_for(f'the alarm clock {"in" if on else "gone from"} the panel', slot, timeout=SHOW, interval=0.3)
+        print(f'    panel: alarm clock {"shown" if on else "gone"} ({d:.3f} of the slot unlike the applet\'s own icon, {ink} ink pixels)')
+
+    def panel_alarms(self):
+        x = self.widget_x()
+        self.no_alarm_slot = self.icon_slot('panel-no-alarm')
+        self.s.click(x + 10, self.PANEL[1] + self.PANEL[3] // 2)
+        wait_for('the popup open', lambda: self.popup_open(self.popup_words('panel-alarm-popup', x)[1]), timeout=SHOW,
+                 interval=0.3)
+        self.view = self.popup_area(x)
+        try:
+            self.alarm_flow()
+        finally:
+            self.view, self.no_alarm_slot = VIEW, None
+        self.close_popup(x)
 
     def alarms_12h(self):
         # The applet reads the clock's form from the locale (LC_TIME): a 12-hour one shows and takes AM/PM.
+        self.clear_wake_alarms()
         self.s.stop('plasmawindowed', self.win)
         self.win, self.win_pid, self.wid = self.open_windowed({'LC_TIME': 'en_US.UTF-8'})
         self.click_when('alarm12-new', '"New alarm"', lambda w: self.pair(w, '^New$', '^alarm$'))
         shown, words = self.alarm_form(6, 45, True, False, 'Get up', 'alarm12-form')
-        if shown != '7:00' or not (find_word(words, '^AM$') and find_word(words, '^PM$')):
+        if shown != '7:00' or not (find_word(words, r'(^|\W)AM(\W|$)') and find_word(words, r'(^|\W)PM(\W|$)')):
             raise Fail(f'expected a new alarm at 7:00 with AM and PM: {text_of(words)!r}')
         a = self.expect_alarm('6:45 AM, once, "Get up" (busctl)', title='Get up', hour=6, minute=45, weekdays=[], Enabled=True)
         day = self.next_day(6, 45, [])
@@ -513,29 +583,35 @@ class Checks(CheckRun):
 
     def off_stays_silent(self):
         # Two alarms at the same coming minute, Lazy switched off by its switch: Wake rings, Lazy does not.
+        self.clear_wake_alarms()
         h, m, sec = (int(v) for v in self.s.run(['date', '+%H %M %S']).stdout.split())
         hour, minute = divmod((h * 60 + m + (1 if sec < 30 else 2)) % 1440, 60)
         ids = {title: self.s.schedule('title', 's', title, 'hour', 'u', str(hour), 'minute', 'u', str(minute))
                for title in ('Wake', 'Lazy')}
-        png, words = wait_for('Lazy\'s switch, on', lambda: (lambda r: (r[0], r[1], self.switch_of(r[0], r[1], 'Lazy'))
-                              if find_word(r[1], '^Lazy$') else None)(self.read('silent-switch')), timeout=SHOW, interval=0.3)[:2]
-        sw = self.switch_of(png, words, 'Lazy')
-        self.s.click(sw[0], sw[1])
-        self.expect_alarm('Lazy switched off (busctl Enabled)', title='Lazy', Enabled=False)
-        t0 = time.monotonic()
-        wait_for(f'Wake ringing at {hour:02d}:{minute:02d} (busctl)', lambda: self.s.alarm_prop(ids['Wake'], 'State') == 'alerting',
-                 timeout=150, interval=0.2)
-        # The same minute: Lazy, off, was due with Wake and stays silent.
-        lazy = [a for a in self.wake_alarms() if a['title'] == 'Lazy']
-        png, words = self.shows('silent-wake-rings', r'\bWake\b', r'\bLazy\b', r'\bStop\b')
-        if lazy != [dict(lazy[0], State='scheduled', Enabled=False, fire=0)]:
-            raise Fail(f'Lazy, switched off, is {lazy}')
-        if not self.row_button(words, 'Wake', 'Stop') or self.row_button(words, 'Lazy', 'Stop'):
-            raise Fail(f'expected Stop on Wake\'s row only: {text_of(words)!r}')
-        print(f'    after {time.monotonic() - t0:.0f}s Wake rang at {hour:02d}:{minute:02d}; Lazy, off: {lazy[0]["State"]}, '
-              f'FireTimeUSec {lazy[0]["fire"]}; the popup: {text_of(words)!r}')
-        self.s.call('Stop', ids['Wake'])
-        self.s.call('Cancel', ids['Lazy'])
+        try:
+            png, words = wait_for('Lazy\'s row', lambda: self.read_until('silent-switch', lambda w: find_word(w, '^Lazy$')),
+                                  timeout=SHOW, interval=0.3)
+            sw = self.switch_of(png, words, 'Lazy')
+            if not sw:
+                raise Fail('no switch that is on in Lazy\'s row')
+            self.s.click(sw[0], sw[1])
+            self.expect_alarm('Lazy switched off (busctl Enabled)', title='Lazy', Enabled=False)
+            t0 = time.monotonic()
+            wait_for(f'Wake ringing at {hour:02d}:{minute:02d} (busctl)', lambda: self.s.alarm_prop(ids['Wake'], 'State') == 'alerting',
+                     timeout=150, interval=0.2)
+            # The same minute: Lazy, off, was due with Wake and stays silent.
+            lazy = [a for a in self.wake_alarms() if a['title'] == 'Lazy']
+            png, words = self.shows('silent-wake-rings', r'\bWake\b', r'\bLazy\b', r'\bStop\b')
+            if lazy != [dict(lazy[0], State='scheduled', Enabled=False, fire=0)]:
+                raise Fail(f'Lazy, switched off, is {lazy}')
+            if not self.row_button(words, 'Wake', 'Stop') or self.row_button(words, 'Lazy', 'Stop'):
+                raise Fail(f'expected Stop on Wake\'s row only: {text_of(words)!r}')
+            print(f'    after {time.monotonic() - t0:.0f}s Wake rang at {hour:02d}:{minute:02d}; Lazy, off: {lazy[0]["State"]}, '
+                  f'FireTimeUSec {lazy[0]["fire"]}; the popup: {text_of(words)!r}')
+        finally:
+            # Neither may stay: Wake would be the next alarm of the checks after this one.
+            for id in ids.values():
+                self.s.busctl('call', *MGR, 'Cancel', 's', id, check=False)
 
     def windowed(self):
         if not self.check('plasmawindowed: lists an alarm and a timer that existed before start', self.start_windowed):
@@ -816,6 +892,8 @@ class Checks(CheckRun):
                                               lambda label: (self.panel_countdown(self.panel_read(label)[1], 'TEA') or [None])[0]))
         self.check('plasmashell: warning phase in the accent colour, ringing title on red', self.panel_warning_ringing)
         self.check('plasmashell: a click opens the popup with the list', self.panel_popup)
+        self.check('plasmashell: a wake-up alarm by clicks in the popup: the panel\'s alarm clock and "Next alarm" '
+                   'follow it', self.panel_alarms)
         dnd = ', Do Not Disturb on' if hasattr(self.s, 'do_not_disturb') else ''
         self.check(f'plasmashell: a ringing alarm opens the popup{dnd}: title, Stop and Snooze; once per ringing; '
                    'Stop acts', self.ring_opens_popup)
