@@ -85,8 +85,6 @@ COUNTDOWN = r'^\d{1,2}:\d\d$'
 # per screenshot and OCR (a check that passes returns as soon as it sees it).
 SHOW = 20
 RED, ORANGE = (0xff, 0x3b, 0x30), (0xff, 0x95, 0x00)
-# Breeze's highlight: a switch that is on.
-HIGHLIGHT = (0x3d, 0xae, 0xe9)
 WORK_WEEK = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday']
 ICONS = os.path.join(ROOT, 'data', 'icons')  # alarmd's own, alarmd-alarm-symbolic among them
 
@@ -181,19 +179,27 @@ class Checks(CheckRun):
         """plasmawindowed with the applet, placed at WIN: (process, pid, window)."""
         self.t_windowed = time.monotonic()
         win = self.s.spawn('plasmawindowed', ['plasmawindowed', APPLET], extra)
-        win_pid = wait_for('plasmawindowed\'s process', lambda: self.s.app_pid(win, 'plasmawindowed'), timeout=10)
-        wid = wait_for('the plasmawindowed window', lambda: self.s.xdotool('search', '--onlyvisible', '--pid',
-                       str(win_pid), check=False).stdout.split(), timeout=30, interval=0.3)[-1]
-        # Placed and sized, until the window has that size: a request made while the window is being
-        # mapped can be lost (seen in Plasma 6.7, where the window then kept its own 360x352).
-        def placed():
-            m = re.search(r'Geometry: (\d+)x(\d+)', self.s.xdotool('getwindowgeometry', wid, check=False).stdout)
-            if m and (int(m.group(1)), int(m.group(2))) == (WIN[2], WIN[3]):
-                return True
-            self.s.xdotool('windowmove', wid, str(WIN[0]), str(WIN[1]))
-            self.s.xdotool('windowsize', wid, str(WIN[2]), str(WIN[3]))
-            return False
-        wait_for(f'the window sized {WIN[2]}x{WIN[3]}', placed, timeout=15, interval=0.5)
+        try:
+            # Not the one before (a root's session finds it by name, and it may not be gone yet).
+            before = getattr(self, 'win_pid', None)
+            win_pid = wait_for('plasmawindowed\'s process', lambda: (lambda pid: pid if pid != before else None)(
+                self.s.app_pid(win, 'plasmawindowed')), timeout=10)
+            wid = wait_for('the plasmawindowed window', lambda: self.s.xdotool('search', '--onlyvisible', '--pid',
+                           str(win_pid), check=False).stdout.split(), timeout=30, interval=0.3)[-1]
+            # Placed and sized, until the window has that size: a request made while the window is being
+            # mapped can be lost (seen in Plasma 6.7, where the window then kept its own 360x352).
+            def placed():
+                m = re.search(r'Geometry: (\d+)x(\d+)', self.s.xdotool('getwindowgeometry', wid, check=False).stdout)
+                if m and (int(m.group(1)), int(m.group(2))) == (WIN[2], WIN[3]):
+                    return True
+                self.s.xdotool('windowmove', wid, str(WIN[0]), str(WIN[1]))
+                self.s.xdotool('windowsize', wid, str(WIN[2]), str(WIN[3]))
+                return False
+            wait_for(f'the window sized {WIN[2]}x{WIN[3]}', placed, timeout=15, interval=0.5)
+        except Fail:
+            # No window left behind to stand over what the next checks read.
+            self.s.stop('plasmawindowed', win)
+            raise
         return win, win_pid, wid
 
     def listed_after(self):
@@ -410,7 +416,8 @@ class Checks(CheckRun):
         t = find_word(words, f'^{title.split()[-1]}$')
         band = (self.view[0] + self.view[2] // 2, t[2] - 6, self.view[2] // 2 - 10, 30)
         pix = pixels(png, band)
-        lit = [i for i, p in enumerate(pix) if all(abs(a - b) <= 40 for a, b in zip(p, HIGHLIGHT))]
+        # Breeze's highlight, full (Plasma 5) or light (Plasma 6): blue well above red.
+        lit = [i for i, p in enumerate(pix) if p[2] - p[0] > 60 and p[2] > 180]
         return (band[0] + sum(i % band[2] for i in lit) // len(lit), band[1] + sum(i // band[2] for i in lit) // len(lit),
                 len(lit)) if lit else None
 
@@ -786,6 +793,12 @@ class Checks(CheckRun):
         """The popup shows its list: its new-timer part is always there."""
         return bool(re.search(r'\bNew timer\b|\b25 min\b', text_of(words)))
 
+    def popup_with(self, label, x, *buttons):
+        """(png, words) when the popup is open with each (title, button) on its row, else None."""
+        png, words = self.popup_words(label, x)
+        ok = self.popup_open(words) and all(self.row_button(words, title, b) for title, b in buttons)
+        return (png, words) if ok else None
+
     def close_popup(self, x):
         """Closes the popup (Escape, else a click on the widget) and waits until it is gone."""
         self.s.xdotool('key', 'Escape')
@@ -814,11 +827,8 @@ class Checks(CheckRun):
         wait_for('Bread alerting (busctl)', lambda: self.s.alarm_prop(bread, 'State') == 'alerting', timeout=10,
                  interval=0.2)
 
-        def opened():
-            png, words = self.popup_words('ring-popup', x)
-            ok = self.popup_open(words) and self.row_button(words, 'Bread', 'Stop') and self.row_button(words, 'Bread', 'Snooze')
-            return (png, words) if ok else None
-        png, words = wait_for('the popup open by itself on Bread, with Stop and Snooze', opened, timeout=SHOW, interval=0.4)
+        png, words = wait_for('the popup open by itself on Bread, with Stop and Snooze', lambda: self.popup_with(
+            'ring-popup', x, ('Bread', 'Stop'), ('Bread', 'Snooze')), timeout=SHOW, interval=0.4)
         print(f'    popup: {text_of(words)!r}')
         if hasattr(self.s, 'lock_alert_runs'):
             # In the same window as the popup that opened: the screen is not locked, no lock-screen alert.
@@ -845,11 +855,8 @@ class Checks(CheckRun):
             raise Fail(f'too few reads of the closed popup before Toast rang: at {closed}')
         print(f'    closed, the popup stayed closed while Bread rang on ({len(closed)} reads over {closed[-1]:.1f}s)')
 
-        def reopened():
-            png, words = self.popup_words('ring-popup-again', x)
-            ok = self.popup_open(words) and self.row_button(words, 'Toast', 'Stop') and self.row_button(words, 'Bread', 'Stop')
-            return (png, words) if ok else None
-        png, words = wait_for('the popup open again on Toast ringing', reopened, timeout=SHOW, interval=0.4)
+        png, words = wait_for('the popup open again on Toast ringing', lambda: self.popup_with(
+            'ring-popup-again', x, ('Toast', 'Stop'), ('Bread', 'Stop')), timeout=SHOW, interval=0.4)
         print(f'    Toast rang, the popup opened again: {text_of(words)!r}')
         self.click_word(self.row_button(words, 'Bread', 'Stop'))
         wait_for('Bread gone after Stop in the popup (busctl)', lambda: bread not in [a['Id'] for a in self.s.alarms()],

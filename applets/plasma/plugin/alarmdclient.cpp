@@ -16,6 +16,7 @@
 #include <QtDBus/QDBusServiceWatcher>
 
 #include <algorithm>
+#include <functional>
 #include <cmath>
 #include <utility>
 
@@ -402,12 +403,8 @@ void AlarmdClient::onOwnerChanged(const QString &, const QString &, const QStrin
 void AlarmdClient::refresh()
 {
     const quint64 generation = ++m_generation;
-    QDBusMessage call = QDBusMessage::createMethodCall(m_service, m_managerPath, OBJECT_MANAGER,
-                                                       QStringLiteral("GetManagedObjects"));
-    call.setAutoStartService(false);
-    auto *w = new QDBusPendingCallWatcher(m_bus.asyncCall(call), this);
-    connect(w, &QDBusPendingCallWatcher::finished, this, [this, generation](QDBusPendingCallWatcher *w) {
-        w->deleteLater();
+    ask(QDBusMessage::createMethodCall(m_service, m_managerPath, OBJECT_MANAGER, QStringLiteral("GetManagedObjects")),
+        [this, generation](QDBusPendingCallWatcher *w) {
         if (generation != m_generation)
             return;  // a newer refresh or alarmd's exit came first
         const QDBusMessage reply = w->reply();
@@ -479,10 +476,7 @@ void AlarmdClient::refetch(const QString &path)
     const quint64 generation = m_generation;
     QDBusMessage call = QDBusMessage::createMethodCall(m_service, path, PROPERTIES, QStringLiteral("GetAll"));
     call << m_alarmInterface;
-    call.setAutoStartService(false);
-    auto *w = new QDBusPendingCallWatcher(m_bus.asyncCall(call), this);
-    connect(w, &QDBusPendingCallWatcher::finished, this, [this, generation, path](QDBusPendingCallWatcher *w) {
-        w->deleteLater();
+    ask(call, [this, generation, path](QDBusPendingCallWatcher *w) {
         const QDBusMessage reply = w->reply();
         if (generation != m_generation || reply.type() == QDBusMessage::ErrorMessage || !m_alarms.contains(path))
             return;  // gone meanwhile (InterfacesRemoved follows), or stale
@@ -815,12 +809,8 @@ void AlarmdClient::startLockScreenAlert(const QString &id)
 void AlarmdClient::askScreenLocked()
 {
     const quint64 query = ++m_lockQuery;
-    QDBusMessage call = QDBusMessage::createMethodCall(SCREENSAVER, SCREENSAVER_PATH, SCREENSAVER,
-                                                       QStringLiteral("GetActive"));
-    call.setAutoStartService(false);
-    auto *w = new QDBusPendingCallWatcher(m_bus.asyncCall(call), this);
-    connect(w, &QDBusPendingCallWatcher::finished, this, [this, query](QDBusPendingCallWatcher *w) {
-        w->deleteLater();
+    ask(QDBusMessage::createMethodCall(SCREENSAVER, SCREENSAVER_PATH, SCREENSAVER, QStringLiteral("GetActive")),
+        [this, query](QDBusPendingCallWatcher *w) {
         QDBusPendingReply<bool> reply = *w;
         if (query == m_lockQuery && !reply.isError())
             onScreenSaverActiveChanged(reply.value());
@@ -843,6 +833,17 @@ void AlarmdClient::onScreenSaverOwnerChanged(const QString &, const QString &, c
     m_screenLocked = false;
     if (!newOwner.isEmpty())
         askScreenLocked();
+}
+
+// A call that must not start its service (alarmd, the screen saver): no reply from no one is an answer.
+void AlarmdClient::ask(QDBusMessage call, const std::function<void(QDBusPendingCallWatcher *)> &done)
+{
+    call.setAutoStartService(false);
+    auto *w = new QDBusPendingCallWatcher(m_bus.asyncCall(call), this);
+    connect(w, &QDBusPendingCallWatcher::finished, this, [done](QDBusPendingCallWatcher *w) {
+        w->deleteLater();
+        done(w);
+    });
 }
 
 void AlarmdClient::watchCall(const QDBusPendingCall &call, const QString &method)

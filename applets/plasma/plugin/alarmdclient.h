@@ -19,8 +19,11 @@
 #include <QtDBus/QDBusConnection>
 #include <QtDBus/QDBusMessage>
 
+#include <functional>
+
 class OrgAlarmdAlarmManager1Interface;
 class QDBusPendingCall;
+class QDBusPendingCallWatcher;
 class QDBusServiceWatcher;
 
 /** One org.alarmd.Alarm1 object: its properties as last announced. */
@@ -218,6 +221,7 @@ private:
     void callAlarm(const QString &method, const QString &id);
     void update(const QString &id, const QVariantMap &changes);
     void watchCall(const QDBusPendingCall &call, const QString &method);
+    void ask(QDBusMessage call, const std::function<void(QDBusPendingCallWatcher *)> &done);
     void activateAppAction(const AlarmdAlarm &alarm, const QString &action);
     void followAlerts();
     void askScreenLocked();
