@@ -425,7 +425,7 @@ class Checks(CheckRun):
         """Fills the open form: the time typed (h12: with AM or PM clicked), Weekdays clicked when asked,
         the title typed; the words of the form before Save."""
         png, words = wait_for('the alarm form', lambda: self.read_until(label, lambda w: find_word(w, '^Save')
-                              and find_word(w, '^Weekdays$')), timeout=SHOW, interval=0.3)
+                              and find_word(w, '^Weekdays$') and find_word(w, '^Snooze$')), timeout=SHOW, interval=0.3)
         save = find_word(words, '^Save')
         fields = [w for w in words if re.match(r'^\d{1,2}$', w[0]) and w[2] < find_word(words, '^Weekdays$')[2]]
         if len(fields) < 2:
@@ -439,9 +439,13 @@ class Checks(CheckRun):
         if weekdays_button:
             self.click_word(find_word(words, '^Weekdays$'))
         if title is not None:
-            field = find_word(words, '^Alarm$') or find_word(words, f'^{title.split()[-1]}$')
-            self.type_into(field, title)
-        png, words = self.read(label + '-filled')
+            # The title field lies between Weekdays and Snooze (its grey placeholder, Alarm, reads badly).
+            days, snooze = find_word(words, '^Weekdays$'), find_word(words, '^Snooze$')
+            self.type_into(('', days[1] + 10, days[2] + days[4], 0, snooze[2] - days[2] - days[4]), title)
+        # Read once the last key typed is drawn: this is what Save is clicked on (and the user guide's picture).
+        last = title.split()[-1] if title else r'\d\d'
+        png, words = wait_for('the form filled', lambda: self.read_until(label + '-filled', lambda w: find_word(w, f'^{last}$')),
+                              timeout=SHOW, interval=0.3)
         self.form_png = png
         self.click_word(save)
         return shown, words
@@ -461,8 +465,9 @@ class Checks(CheckRun):
         self.alarm_flow()
         # The user guide's picture (docs/screenshots/plasma6-new-alarm.png is Plasma 6.3's): the form, filled.
         docs = os.path.join(self.s.art, 'plasma-new-alarm.png')
-        bottom = max(w[2] + w[4] for w in self.form_words) + 16
-        subprocess.run(['convert', self.form_png, '-crop', f'{VIEW[2]}x{bottom - VIEW[1]}+{VIEW[0]}+{VIEW[1]}', '+repage',
+        png, words = self.new_form
+        top, bottom = min(w[2] for w in words) - 5, max(w[2] + w[4] for w in words) + 12
+        subprocess.run(['convert', png, '-crop', f'{VIEW[2]}x{bottom - top}+{VIEW[0]}+{top}', '+repage',
                         '-strip', '+dither', '-colors', '64', docs], check=True)
         print(f'    for the README and docs/user-guide.md: {os.path.relpath(docs, ROOT)}')
 
@@ -476,7 +481,7 @@ class Checks(CheckRun):
         h12 = False
         self.click_when('alarm-new', '"New alarm"', lambda w: self.pair(w, '^New$', '^alarm$'))
         shown, words = self.alarm_form(6, 45, h12, True, 'Get up', 'alarm-form')
-        self.form_words = words
+        self.new_form = (self.form_png, words)
         print(f'    the form: {text_of(words)!r}')
         a = self.expect_alarm('06:45 Mon–Fri "Get up" (busctl GetAlarms)', title='Get up', hour=6, minute=45,
                               weekdays=WORK_WEEK, post_alert=300, Enabled=True, State='scheduled')
