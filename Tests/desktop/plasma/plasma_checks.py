@@ -442,10 +442,12 @@ class Checks(CheckRun):
             # The title field lies between Weekdays and Snooze (its grey placeholder, Alarm, reads badly).
             days, snooze = find_word(words, '^Weekdays$'), find_word(words, '^Snooze$')
             self.type_into(('', days[1] + 10, days[2] + days[4], 0, snooze[2] - days[2] - days[4]), title)
-        # Read once the last key typed is drawn: this is what Save is clicked on (and the user guide's picture).
+        # In the window, read once the last word typed is drawn (the user guide's picture is this one); the
+        # panel's popup is translucent, and over the wallpaper behind it a typed title does not read. What
+        # Save sent is alarmd's to say either way.
         last = title.split()[-1] if title else r'\d\d'
-        png, words = wait_for('the form filled', lambda: self.read_until(label + '-filled', lambda w: find_word(w, f'^{last}$')),
-                              timeout=SHOW, interval=0.3)
+        png, words = wait_for('the form filled', lambda: self.read_until(label + '-filled', lambda w: self.view != VIEW
+                              or find_word(w, f'^{last}$')), timeout=SHOW, interval=0.3)
         self.form_png = png
         self.click_word(save)
         return shown, words
