@@ -2,6 +2,6 @@
 # SPDX-FileCopyrightText: 2026 The alarmd developers <alarmd@alarmd.org>
 # SPDX-License-Identifier: GPL-2.0-or-later
 # KDE's translation tooling (scripty) runs this in applets/plasma/ with XGETTEXT and podir set: the
-# template of both QML packages (package/ for Plasma 5, package6/ for Plasma 6) and the plugin.
+# template of the QML (package/, and package6/'s Plasma 6 root) and the plugin.
 # `make plasma-pot` writes the same template into po/ without KDE's tooling.
 $XGETTEXT `find . -name \*.qml -o -name \*.cpp` -o $podir/plasma_applet_org.alarmd.plasmoid.pot

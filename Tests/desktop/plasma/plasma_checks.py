@@ -85,11 +85,17 @@ COUNTDOWN = r'^\d{1,2}:\d\d$'
 # per screenshot and OCR (a check that passes returns as soon as it sees it).
 SHOW = 20
 RED, ORANGE = (0xff, 0x3b, 0x30), (0xff, 0x95, 0x00)
+WORK_WEEK = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday']
+ICONS = os.path.join(ROOT, 'data', 'icons')  # alarmd's own, alarmd-alarm-symbolic among them
 
 
 class Checks(CheckRun):
     def __init__(self, s):
         super().__init__(s)
+        # What read() reads: plasmawindowed's window, or the panel's popup (panel_alarms).
+        self.view = VIEW
+        # The panel's alarm-clock slot with no alarm on (panel_alarms), else None: nothing to look at.
+        self.no_alarm_slot = None
         # Where the panel is: at the bottom, its height the session's Plasma's.
         self.PANEL = getattr(s, 'panel', PANEL)
 
@@ -126,7 +132,7 @@ class Checks(CheckRun):
         """words, with what other ways of reading png find besides."""
         words = list(words)
         for scale, bw in ways:
-            for w in ocr_words(png, crop or VIEW, scale=scale, threshold=bw):
+            for w in ocr_words(png, crop or self.view, scale=scale, threshold=bw):
                 if not any(w[0] == v[0] and abs(w[1] - v[1]) < 8 and abs(w[2] - v[2]) < 6 for v in words):
                     words.append(w)
         return reading_order(words)
@@ -160,29 +166,41 @@ class Checks(CheckRun):
     def start_windowed(self):
         self.before = self.s.schedule('title', 's', 'Dentist', 'fixed_date', 'x', str(int(time.time()) + 3 * 3600 + 120))
         self.tea = self.s.schedule('title', 's', 'Tea', 'duration', 's', '25m')
-        t = time.monotonic()
-        self.win = self.s.spawn('plasmawindowed', ['plasmawindowed', APPLET])
-        self.win_pid = wait_for('plasmawindowed\'s process', lambda: self.s.app_pid(self.win, 'plasmawindowed'), timeout=10)
-        wid = wait_for('the plasmawindowed window', lambda: self.s.xdotool('search', '--onlyvisible', '--pid',
-                       str(self.win_pid), check=False).stdout.split(), timeout=30, interval=0.3)[-1]
-        # Placed and sized, until the window has that size: a request made while the window is being
-        # mapped can be lost (seen in Plasma 6.7, where the window then kept its own 360x352).
-        def placed():
-            m = re.search(r'Geometry: (\d+)x(\d+)', self.s.xdotool('getwindowgeometry', wid, check=False).stdout)
-            if m and (int(m.group(1)), int(m.group(2))) == (WIN[2], WIN[3]):
-                return True
-            self.s.xdotool('windowmove', wid, str(WIN[0]), str(WIN[1]))
-            self.s.xdotool('windowsize', wid, str(WIN[2]), str(WIN[3]))
-            return False
-        wait_for(f'the window sized {WIN[2]}x{WIN[3]}', placed, timeout=15, interval=0.5)
-        self.wid = wid
+        self.win, self.win_pid, self.wid = self.open_windowed()
         png, words = self.shows('windowed-start', r'\bTea\b', r'\bDentist\b', timeout=30)
-        log(f'plasmawindowed shows the list {time.monotonic() - t:.1f}s after start')
+        log(f'plasmawindowed shows the list {time.monotonic() - self.t_windowed:.1f}s after start')
         print(f'    {text_of(words)!r}')
         conns = self.s.connections_of(self.win_pid)
         if not conns:
             raise Fail('plasmawindowed has no bus connection')
         self.applet_conns = conns
+
+    def open_windowed(self, extra=None):
+        """plasmawindowed with the applet, placed at WIN: (process, pid, window)."""
+        self.t_windowed = time.monotonic()
+        win = self.s.spawn('plasmawindowed', ['plasmawindowed', APPLET], extra)
+        try:
+            # Not the one before (a root's session finds it by name, and it may not be gone yet).
+            before = getattr(self, 'win_pid', None)
+            win_pid = wait_for('plasmawindowed\'s process', lambda: (lambda pid: pid if pid != before else None)(
+                self.s.app_pid(win, 'plasmawindowed')), timeout=10)
+            wid = wait_for('the plasmawindowed window', lambda: self.s.xdotool('search', '--onlyvisible', '--pid',
+                           str(win_pid), check=False).stdout.split(), timeout=30, interval=0.3)[-1]
+            # Placed and sized, until the window has that size: a request made while the window is being
+            # mapped can be lost (seen in Plasma 6.7, where the window then kept its own 360x352).
+            def placed():
+                m = re.search(r'Geometry: (\d+)x(\d+)', self.s.xdotool('getwindowgeometry', wid, check=False).stdout)
+                if m and (int(m.group(1)), int(m.group(2))) == (WIN[2], WIN[3]):
+                    return True
+                self.s.xdotool('windowmove', wid, str(WIN[0]), str(WIN[1]))
+                self.s.xdotool('windowsize', wid, str(WIN[2]), str(WIN[3]))
+                return False
+            wait_for(f'the window sized {WIN[2]}x{WIN[3]}', placed, timeout=15, interval=0.5)
+        except Fail:
+            # No window left behind to stand over what the next checks read.
+            self.s.stop('plasmawindowed', win)
+            raise
+        return win, win_pid, wid
 
     def listed_after(self):
         self.soup = self.s.schedule('title', 's', 'Soup', 'duration', 's', '10m')
@@ -349,6 +367,266 @@ class Checks(CheckRun):
         self.shows('activated', r'\bTea\b', r'\bDentist\b')
         print(f'    alarmd {old_pid} stopped; "Start alarmd" activated {pid}: {cmd}')
 
+    # --- wake-up alarms: set, listed, changed, off and on, deleted, by clicks and typing -------------
+    def wake_alarms(self):
+        """The alarms of Kind alarm at a time of day, as GetAlarms gives them."""
+        r = self.s.busctl('--json=short', 'call', *MGR, 'GetAlarms')
+        out = []
+        for d in json.loads(r.stdout)['data'][0]:
+            sched = {k: v['data'] for k, v in d['Schedule']['data'].items()}
+            if d['Kind']['data'] != 'alarm' or 'hour' not in sched:
+                continue
+            out.append({'Id': d['Id']['data'], 'State': d['State']['data'], 'Enabled': d['Enabled']['data'],
+                        'fire': d['FireTimeUSec']['data'], 'hour': sched['hour'], 'minute': sched['minute'],
+                        'weekdays': sched.get('weekdays', []), 'post_alert': d['PostAlert']['data'],
+                        'title': d['Presentation']['data'].get('title', {}).get('data', '')})
+        return out
+
+    def pair(self, words, first, second):
+        """The word `first` followed by `second` on the same line (a two-word button), or None."""
+        return next((w for i, w in enumerate(words) if re.search(first, w[0]) and i + 1 < len(words)
+                     and re.search(second, words[i + 1][0]) and abs(words[i + 1][2] - w[2]) < 8), None)
+
+    def click_when(self, label, what, find):
+        """Clicks what find(words) returns once the screen shows it; the words."""
+        png, words = wait_for(what, lambda: (lambda r: r if find(r[1]) else None)(self.read(label)),
+                              timeout=SHOW, interval=0.3)
+        self.click_word(find(words))
+        return words
+
+    def type_into(self, word, text):
+        self.click_word(word)
+        self.s.xdotool('key', 'ctrl+a')
+        self.s.xdotool('type', text)
+
+    def next_day(self, hour, minute, weekdays):
+        """The weekday (Mon…) on which hour:minute next comes on one of weekdays, by the session's clock."""
+        now = self.s.run(['date', '+%u %H %M']).stdout.split()
+        day, hm = int(now[0]) - 1, (int(now[1]), int(now[2]))
+        names = ['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun']
+        for ahead in range(8):
+            d = (day + ahead) % 7
+            if (not weekdays or ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'][d]
+                    in weekdays) and (ahead > 0 or (hour, minute) > hm):
+                return names[d]
+        raise Fail('no next day')
+
+    def switch_of(self, png, words, title):
+        """The centre of the switch on the row of `title`, found by its colour when on, else at its place."""
+        t = find_word(words, f'^{title.split()[-1]}$')
+        band = (self.view[0] + self.view[2] // 2, t[2] - 6, self.view[2] // 2 - 10, 30)
+        pix = pixels(png, band)
+        # Breeze's highlight, full (Plasma 5) or light (Plasma 6): blue well above red.
+        lit = [i for i, p in enumerate(pix) if p[2] - p[0] > 60 and p[2] > 180]
+        return (band[0] + sum(i % band[2] for i in lit) // len(lit), band[1] + sum(i // band[2] for i in lit) // len(lit),
+                len(lit)) if lit else None
+
+    def alarm_form(self, hour, minute, h12, weekdays_button, title, label):
+        """Fills the open form: the time typed (h12: with AM or PM clicked), Weekdays clicked when asked,
+        the title typed; the words of the form before Save."""
+        png, words = wait_for('the alarm form', lambda: self.read_until(label, lambda w: find_word(w, '^Save')
+                              and find_word(w, '^Weekdays$') and find_word(w, '^Snooze$')), timeout=SHOW, interval=0.3)
+        save = find_word(words, '^Save')
+        fields = [w for w in words if re.match(r'^\d{1,2}$', w[0]) and w[2] < find_word(words, '^Weekdays$')[2]]
+        if len(fields) < 2:
+            raise Fail(f'no hour and minute fields in {text_of(words)!r}')
+        shown = f'{fields[0][0]}:{fields[1][0]}'
+        h = (hour % 12 or 12) if h12 else hour
+        self.type_into(fields[0], str(h) if h12 else f'{h:02d}')
+        self.type_into(fields[1], f'{minute:02d}')
+        if h12:
+            self.click_word(find_word(words, r'(^|\W)AM(\W|$)' if hour < 12 else r'(^|\W)PM(\W|$)'))
+        if weekdays_button:
+            self.click_word(find_word(words, '^Weekdays$'))
+        if title is not None:
+            # The title field lies between Weekdays and Snooze (its grey placeholder, Alarm, reads badly).
+            days, snooze = find_word(words, '^Weekdays$'), find_word(words, '^Snooze$')
+            self.type_into(('', days[1] + 10, days[2] + days[4], 0, snooze[2] - days[2] - days[4]), title)
+        # In the window, read once the last word typed is drawn (the user guide's picture is this one); the
+        # panel's popup is translucent, and over the wallpaper behind it a typed title does not read. What
+        # Save sent is alarmd's to say either way.
+        last = title.split()[-1] if title else r'\d\d'
+        png, words = wait_for('the form filled', lambda: self.read_until(label + '-filled', lambda w: self.view != VIEW
+                              or find_word(w, f'^{last}$')), timeout=SHOW, interval=0.3)
+        self.form_png = png
+        self.click_word(save)
+        return shown, words
+
+    def expect_alarm(self, what, **want):
+        def one():
+            mine = [a for a in self.wake_alarms() if a['title'] == want['title']]
+            return mine[0] if len(mine) == 1 and all(mine[0][k] == v for k, v in want.items()) else None
+        try:
+            return wait_for(what, one, timeout=10, interval=0.3)
+        except Fail:
+            raise Fail(f'{what}: expected one alarm {want}, alarmd has {self.wake_alarms()}')
+
+    def alarms_by_clicks(self):
+        # Dentist, an alarm at a fixed date, would be the next alarm: only Get up is, here.
+        self.s.call('Cancel', self.before)
+        self.alarm_flow()
+        # The user guide's picture (docs/screenshots/plasma6-new-alarm.png is Plasma 6.3's): the form, filled.
+        docs = os.path.join(self.s.art, 'plasma-new-alarm.png')
+        png, words = self.new_form
+        top, bottom = min(w[2] for w in words) - 5, max(w[2] + w[4] for w in words) + 12
+        subprocess.run(['convert', png, '-crop', f'{VIEW[2]}x{bottom - top}+{VIEW[0]}+{top}', '+repage',
+                        '-strip', '+dither', '-colors', '64', docs], check=True)
+        print(f'    for the README and docs/user-guide.md: {os.path.relpath(docs, ROOT)}')
+
+    def clear_wake_alarms(self):
+        """None left by a check that failed: each check here counts on its own alarms alone."""
+        for a in self.wake_alarms():
+            self.s.call('Cancel', a['Id'])
+
+    def alarm_flow(self):
+        self.clear_wake_alarms()
+        h12 = False
+        self.click_when('alarm-new', '"New alarm"', lambda w: self.pair(w, '^New$', '^alarm$'))
+        shown, words = self.alarm_form(6, 45, h12, True, 'Get up', 'alarm-form')
+        self.new_form = (self.form_png, words)
+        print(f'    the form: {text_of(words)!r}')
+        a = self.expect_alarm('06:45 Mon–Fri "Get up" (busctl GetAlarms)', title='Get up', hour=6, minute=45,
+                              weekdays=WORK_WEEK, post_alert=300, Enabled=True, State='scheduled')
+        day = self.next_day(6, 45, WORK_WEEK)
+        shown_day = self.s.run(['date', '-d', f'@{a["fire"] // 1000000}', '+%a %H:%M']).stdout.strip()
+        if shown_day != f'{day} 06:45':
+            raise Fail(f'alarmd rings at {shown_day}, expected {day} 06:45')
+        png, words = self.shows('alarm-listed', r'Next alarm: ' + day + r' 06:45', r'\bGet up\b', r'06:45 . Mon.Fri')
+        print(f'    alarmd: {a}; the popup: {text_of(words)!r}')
+        self.alarm_icon(True)
+        # Opened from its row: the form as it was set; to 07:00.
+        self.click_word(find_word(words, '^Get$'))
+        shown, words = self.alarm_form(7, 0, h12, False, None, 'alarm-edit')
+        if shown != '06:45' or not find_word(words, '^Edit$'):
+            raise Fail(f'the opened alarm\'s form shows {shown}: {text_of(words)!r}')
+        self.expect_alarm('07:00 Mon–Fri "Get up" (busctl)', title='Get up', hour=7, minute=0, weekdays=WORK_WEEK,
+                          Enabled=True, Id=a['Id'])
+        day = self.next_day(7, 0, WORK_WEEK)
+        png, words = self.shows('alarm-changed', r'Next alarm: ' + day + r' 07:00', r'07:00 . Mon.Fri')
+        # Off: the heading goes, the row stays, alarmd keeps it; then on again.
+        for on in (False, True):
+            # Found lit while on; while off, at the same place beside the title (the row may have moved).
+            png, words = wait_for('Get up\'s row', lambda: self.read_until('alarm-switch', lambda w: find_word(w, '^up$')),
+                                  timeout=SHOW, interval=0.3)
+            title_y = find_word(words, '^up$')[2]
+            if not on:
+                sw = self.switch_of(png, words, 'Get up')
+                if not sw:
+                    raise Fail('no switch that is on in Get up\'s row')
+                dy = sw[1] - title_y
+            self.s.click(sw[0], title_y + dy)
+            self.expect_alarm(f'Get up switched {"on" if on else "off"} (busctl Enabled)', title='Get up', Enabled=on)
+            self.alarm_icon(on)
+            if on:
+                self.shows('alarm-on', r'Next alarm: ' + day + r' 07:00', r'\bGet up\b')
+            else:
+                wait_for('the heading gone, the row kept', lambda: (lambda t: 'Next alarm' not in t and 'Get up' in t)(
+                         text_of(self.read('alarm-off', ways=Checks.PLAIN + Checks.MORE)[1])), timeout=SHOW, interval=0.3)
+                if self.wake_alarms()[0]['fire'] != 0:
+                    raise Fail('alarmd has a fire time for the alarm switched off')
+        print(f'    off: no heading, Enabled false, FireTimeUSec 0; on: "Next alarm: {day} 07:00" again')
+        png, words = self.read('alarm-open-to-delete')
+        self.click_word(find_word(words, '^Get$'))
+        self.click_when('alarm-delete', 'Delete in the form', lambda w: find_word(w, '^Delete'))
+        wait_for('Get up gone (busctl)', lambda: not self.wake_alarms(), timeout=10)
+        wait_for('Get up and the heading gone from the popup', lambda: (lambda t: 'Get up' not in t and 'Next alarm' not in t
+                 and 'Tea' in t)(text_of(self.read('alarm-deleted', ways=Checks.PLAIN + Checks.MORE)[1])), timeout=SHOW,
+                 interval=0.3)
+        self.alarm_icon(False)
+
+    # The panel's alarm clock: the icon just left of the widget's label (TEA), told by its shape from what
+    # stands there without an alarm on (the applet's own icon), whichever way the widget grows.
+    def icon_slot(self, label):
+        png, words = wait_for('TEA in the panel', lambda: (lambda r: r if self.panel_countdown(r[1], 'TEA') else None)(
+            self.panel_read(label)), timeout=SHOW, interval=0.3)
+        tea = self.panel_countdown(words, 'TEA')[1]
+        box = (tea[1] - 40, self.PANEL[1] + 4, 36, self.PANEL[3] - 8)
+        pix = pixels(png, box)
+        bg = max(set(pix), key=pix.count)
+        return [[max(abs(a - b) for a, b in zip(pix[y * box[2] + x], bg)) > 60 for x in range(box[2])] for y in range(box[3])]
+
+    @staticmethod
+    def unlike(a, b):
+        """The share of pixels in which two ink masks differ, at the shift (±3 px) where they are most alike."""
+        h, w = len(a), len(a[0])
+        best = 1.0
+        for dy in range(-2, 3):
+            for dx in range(-3, 4):
+                diff = sum(1 for y in range(3, h - 3) for x in range(4, w - 4) if a[y][x] != b[y + dy][x + dx])
+                best = min(best, diff / ((h - 6) * (w - 8)))
+        return best
+
+    def alarm_icon(self, on):
+        if self.no_alarm_slot is None:
+            return
+        def slot():
+            now = self.icon_slot('panel-alarm-icon')
+            d = self.unlike(now, self.no_alarm_slot)
+            ink = sum(map(sum, now))
+            return (d, ink) if (d > 0.04 and ink > 30) == on else None
+        d, ink = wait_for(f'the alarm clock {"in" if on else "gone from"} the panel', slot, timeout=SHOW, interval=0.3)
+        print(f'    panel: alarm clock {"shown" if on else "gone"} ({d:.3f} of the slot unlike the applet\'s own icon, {ink} ink pixels)')
+
+    def panel_alarms(self):
+        x = self.widget_x()
+        self.no_alarm_slot = self.icon_slot('panel-no-alarm')
+        self.s.click(x + 10, self.PANEL[1] + self.PANEL[3] // 2)
+        wait_for('the popup open', lambda: self.popup_open(self.popup_words('panel-alarm-popup', x)[1]), timeout=SHOW,
+                 interval=0.3)
+        self.view = self.popup_area(x)
+        try:
+            self.alarm_flow()
+        finally:
+            self.view, self.no_alarm_slot = VIEW, None
+        self.close_popup(x)
+
+    def alarms_12h(self):
+        # The applet reads the clock's form from the locale (LC_TIME): a 12-hour one shows and takes AM/PM.
+        self.clear_wake_alarms()
+        self.s.stop('plasmawindowed', self.win)
+        self.win, self.win_pid, self.wid = self.open_windowed({'LC_TIME': 'en_US.UTF-8'})
+        self.click_when('alarm12-new', '"New alarm"', lambda w: self.pair(w, '^New$', '^alarm$'))
+        shown, words = self.alarm_form(6, 45, True, False, 'Get up', 'alarm12-form')
+        if shown != '7:00' or not (find_word(words, r'(^|\W)AM(\W|$)') and find_word(words, r'(^|\W)PM(\W|$)')):
+            raise Fail(f'expected a new alarm at 7:00 with AM and PM: {text_of(words)!r}')
+        a = self.expect_alarm('6:45 AM, once, "Get up" (busctl)', title='Get up', hour=6, minute=45, weekdays=[], Enabled=True)
+        day = self.next_day(6, 45, [])
+        png, words = self.shows('alarm12-listed', r'Next alarm: ' + day + r' 6:45 AM', r'6:45 AM . (Today|Tomorrow)')
+        print(f'    set as 6:45 AM (shown {shown} at first); listed: {text_of(words)!r}')
+        self.s.call('Cancel', a['Id'])
+
+    def off_stays_silent(self):
+        # Two alarms at the same coming minute, Lazy switched off by its switch: Wake rings, Lazy does not.
+        self.clear_wake_alarms()
+        h, m, sec = (int(v) for v in self.s.run(['date', '+%H %M %S']).stdout.split())
+        hour, minute = divmod((h * 60 + m + (1 if sec < 30 else 2)) % 1440, 60)
+        ids = {title: self.s.schedule('title', 's', title, 'hour', 'u', str(hour), 'minute', 'u', str(minute))
+               for title in ('Wake', 'Lazy')}
+        try:
+            png, words = wait_for('Lazy\'s row', lambda: self.read_until('silent-switch', lambda w: find_word(w, '^Lazy$')),
+                                  timeout=SHOW, interval=0.3)
+            sw = self.switch_of(png, words, 'Lazy')
+            if not sw:
+                raise Fail('no switch that is on in Lazy\'s row')
+            self.s.click(sw[0], sw[1])
+            self.expect_alarm('Lazy switched off (busctl Enabled)', title='Lazy', Enabled=False)
+            t0 = time.monotonic()
+            wait_for(f'Wake ringing at {hour:02d}:{minute:02d} (busctl)', lambda: self.s.alarm_prop(ids['Wake'], 'State') == 'alerting',
+                     timeout=150, interval=0.2)
+            # The same minute: Lazy, off, was due with Wake and stays silent.
+            lazy = [a for a in self.wake_alarms() if a['title'] == 'Lazy']
+            png, words = self.shows('silent-wake-rings', r'\bWake\b', r'\bLazy\b', r'\bStop\b')
+            if lazy != [dict(lazy[0], State='scheduled', Enabled=False, fire=0)]:
+                raise Fail(f'Lazy, switched off, is {lazy}')
+            if not self.row_button(words, 'Wake', 'Stop') or self.row_button(words, 'Lazy', 'Stop'):
+                raise Fail(f'expected Stop on Wake\'s row only: {text_of(words)!r}')
+            print(f'    after {time.monotonic() - t0:.0f}s Wake rang at {hour:02d}:{minute:02d}; Lazy, off: {lazy[0]["State"]}, '
+                  f'FireTimeUSec {lazy[0]["fire"]}; the popup: {text_of(words)!r}')
+        finally:
+            # Neither may stay: Wake would be the next alarm of the checks after this one.
+            for id in ids.values():
+                self.s.busctl('call', *MGR, 'Cancel', 's', id, check=False)
+
     def windowed(self):
         if not self.check('plasmawindowed: lists an alarm and a timer that existed before start', self.start_windowed):
             return
@@ -363,6 +641,10 @@ class Checks(CheckRun):
         self.check('plasmawindowed: quick timer and typed duration', self.quick_and_typed)
         self.check('plasmawindowed: alarmd killed: not running; restarted: the list again (paged)', self.restart)
         self.check('plasmawindowed: Start alarmd activates it', self.activation)
+        self.check('plasmawindowed: a wake-up alarm set by clicks and typing, listed, changed, off and on, deleted',
+                   self.alarms_by_clicks)
+        self.check('plasmawindowed: an alarm switched off stays silent at its time while one on rings', self.off_stays_silent)
+        self.check('plasmawindowed: a 12-hour locale: 6:45 AM shown and set', self.alarms_12h)
         self.s.stop('plasmawindowed', self.win)
 
     # --- plasmashell: the compact view in a real panel -------------------------------------------
@@ -518,6 +800,12 @@ class Checks(CheckRun):
         """The popup shows its list: its new-timer part is always there."""
         return bool(re.search(r'\bNew timer\b|\b25 min\b', text_of(words)))
 
+    def popup_with(self, label, x, *buttons):
+        """(png, words) when the popup is open with each (title, button) on its row, else None."""
+        png, words = self.popup_words(label, x)
+        ok = self.popup_open(words) and all(self.row_button(words, title, b) for title, b in buttons)
+        return (png, words) if ok else None
+
     def close_popup(self, x):
         """Closes the popup (Escape, else a click on the widget) and waits until it is gone."""
         self.s.xdotool('key', 'Escape')
@@ -546,11 +834,8 @@ class Checks(CheckRun):
         wait_for('Bread alerting (busctl)', lambda: self.s.alarm_prop(bread, 'State') == 'alerting', timeout=10,
                  interval=0.2)
 
-        def opened():
-            png, words = self.popup_words('ring-popup', x)
-            ok = self.popup_open(words) and self.row_button(words, 'Bread', 'Stop') and self.row_button(words, 'Bread', 'Snooze')
-            return (png, words) if ok else None
-        png, words = wait_for('the popup open by itself on Bread, with Stop and Snooze', opened, timeout=SHOW, interval=0.4)
+        png, words = wait_for('the popup open by itself on Bread, with Stop and Snooze', lambda: self.popup_with(
+            'ring-popup', x, ('Bread', 'Stop'), ('Bread', 'Snooze')), timeout=SHOW, interval=0.4)
         print(f'    popup: {text_of(words)!r}')
         if hasattr(self.s, 'lock_alert_runs'):
             # In the same window as the popup that opened: the screen is not locked, no lock-screen alert.
@@ -577,11 +862,8 @@ class Checks(CheckRun):
             raise Fail(f'too few reads of the closed popup before Toast rang: at {closed}')
         print(f'    closed, the popup stayed closed while Bread rang on ({len(closed)} reads over {closed[-1]:.1f}s)')
 
-        def reopened():
-            png, words = self.popup_words('ring-popup-again', x)
-            ok = self.popup_open(words) and self.row_button(words, 'Toast', 'Stop') and self.row_button(words, 'Bread', 'Stop')
-            return (png, words) if ok else None
-        png, words = wait_for('the popup open again on Toast ringing', reopened, timeout=SHOW, interval=0.4)
+        png, words = wait_for('the popup open again on Toast ringing', lambda: self.popup_with(
+            'ring-popup-again', x, ('Toast', 'Stop'), ('Bread', 'Stop')), timeout=SHOW, interval=0.4)
         print(f'    Toast rang, the popup opened again: {text_of(words)!r}')
         self.click_word(self.row_button(words, 'Bread', 'Stop'))
         wait_for('Bread gone after Stop in the popup (busctl)', lambda: bread not in [a['Id'] for a in self.s.alarms()],
@@ -624,6 +906,8 @@ class Checks(CheckRun):
                                               lambda label: (self.panel_countdown(self.panel_read(label)[1], 'TEA') or [None])[0]))
         self.check('plasmashell: warning phase in the accent colour, ringing title on red', self.panel_warning_ringing)
         self.check('plasmashell: a click opens the popup with the list', self.panel_popup)
+        self.check('plasmashell: a wake-up alarm by clicks in the popup: the panel\'s alarm clock and "Next alarm" '
+                   'follow it', self.panel_alarms)
         dnd = ', Do Not Disturb on' if hasattr(self.s, 'do_not_disturb') else ''
         self.check(f'plasmashell: a ringing alarm opens the popup{dnd}: title, Stop and Snooze; once per ringing; '
                    'Stop acts', self.ring_opens_popup)
@@ -633,6 +917,12 @@ class Checks(CheckRun):
 
     def all(self):
         self.check('translation template is current', self.pot_current)
+        if os.environ.get('PLASMA_TEST_ONLY') == 'alarms':
+            if self.check('plasmawindowed: lists an alarm and a timer that existed before start', self.start_windowed):
+                self.check('plasmawindowed: a wake-up alarm by clicks', self.alarms_by_clicks)
+                self.check('plasmawindowed: off stays silent', self.off_stays_silent)
+                self.check('plasmawindowed: 12-hour', self.alarms_12h)
+            return self.results
         if os.environ.get('PLASMA_TEST_ONLY') != 'shell':
             self.windowed()
         for a in self.s.alarms():

@@ -16,6 +16,7 @@
 #include <QtDBus/QDBusServiceWatcher>
 
 #include <algorithm>
+#include <functional>
 #include <cmath>
 #include <utility>
 
@@ -103,6 +104,14 @@ QString localTime(qint64 usec, qint64 now)
     return t.toString(QStringLiteral("yyyy-MM-dd HH:mm"));
 }
 
+// The Schedule's weekday names, Monday first (Qt::DayOfWeek - 1).
+const char *const WEEKDAYS[] = {"monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"};
+
+QDateTime localAt(qint64 usec)
+{
+    return QDateTime::fromMSecsSinceEpoch(usec / 1000);
+}
+
 bool byId(const AlarmdAlarm &a, const AlarmdAlarm &b)
 {
     return a.id() < b.id();
@@ -115,12 +124,12 @@ bool byFire(const AlarmdAlarm &a, const AlarmdAlarm &b)
     return byId(a, b);
 }
 
-// The order a person reads alarms in: ringing first, then by when they fire, paused last.
+// The order a person reads alarms in: ringing first, then by when they fire, paused and switched off last.
 QVector<AlarmdAlarm> readingOrder(const QList<AlarmdAlarm> &alarms)
 {
     QVector<AlarmdAlarm> v(alarms.begin(), alarms.end());
     auto key = [](const AlarmdAlarm &a) {
-        return a.state() == QLatin1String("paused") ? std::numeric_limits<qint64>::max() : a.fireTime();
+        return a.state() == QLatin1String("paused") || !a.enabled() ? std::numeric_limits<qint64>::max() : a.fireTime();
     };
     std::sort(v.begin(), v.end(), [&](const AlarmdAlarm &a, const AlarmdAlarm &b) {
         const bool ra = a.state() == QLatin1String("alerting"), rb = b.state() == QLatin1String("alerting");
@@ -188,8 +197,9 @@ double AlarmdAlarm::progress(qint64 now) const
 
 // --- the list --------------------------------------------------------------------------------------
 
-AlarmModel::AlarmModel(QObject *parent)
+AlarmModel::AlarmModel(bool hour12, QObject *parent)
     : QAbstractListModel(parent)
+    , m_hour12(hour12)
 {
 }
 
@@ -211,6 +221,14 @@ QHash<int, QByteArray> AlarmModel::roleNames() const
         {FireTimeTextRole, "fireTimeText"},
         {ProgressRole, "progress"},
         {SecondaryButtonRole, "secondaryButton"},
+        {EnabledRole, "alarmEnabled"},
+        {HourRole, "hour"},
+        {MinuteRole, "minute"},
+        {WeekdaysRole, "weekdays"},
+        {PostAlertRole, "postAlert"},
+        {TimeTextRole, "timeText"},
+        {DaysKindRole, "daysKind"},
+        {DaysTextRole, "daysText"},
     };
 }
 
@@ -240,6 +258,28 @@ QVariant AlarmModel::data(const QModelIndex &index, int role) const
         return a.progress(m_now);
     case SecondaryButtonRole:
         return a.text(QStringLiteral("secondary_button"));
+    case EnabledRole:
+        return a.enabled();
+    case HourRole:
+        return a.schedule().value(QStringLiteral("hour"), -1).toInt();
+    case MinuteRole:
+        return a.schedule().value(QStringLiteral("minute"), 0).toInt();
+    case WeekdaysRole:
+        return a.schedule().value(QStringLiteral("weekdays")).toStringList();
+    case PostAlertRole:
+        return a.props.value(QStringLiteral("PostAlert")).toUInt();
+    case TimeTextRole: {
+        const QVariantMap s = a.schedule();
+        if (s.contains(QStringLiteral("hour")))
+            return AlarmdClient::alarmTime(s.value(QStringLiteral("hour")).toInt(), s.value(QStringLiteral("minute")).toInt(), m_hour12);
+        return a.fireTime() > 0 ? localTime(a.fireTime(), m_now) : QString();
+    }
+    case DaysKindRole:
+    case DaysTextRole: {
+        const QVariantMap days = AlarmdClient::alarmDays(a.schedule().value(QStringLiteral("weekdays")).toStringList(),
+                                                         QLocale().firstDayOfWeek(), a.fireTime(), m_now);
+        return days.value(role == DaysKindRole ? QStringLiteral("kind") : QStringLiteral("text"));
+    }
     default:
         return QVariant();
     }
@@ -269,7 +309,8 @@ void AlarmModel::tick(qint64 now)
 {
     m_now = now;
     if (!m_rows.isEmpty())
-        Q_EMIT dataChanged(index(0), index(m_rows.size() - 1), {RemainingRole, FireTimeTextRole, ProgressRole});
+        Q_EMIT dataChanged(index(0), index(m_rows.size() - 1),
+                           {RemainingRole, FireTimeTextRole, ProgressRole, TimeTextRole, DaysKindRole, DaysTextRole});
 }
 
 // --- the client ------------------------------------------------------------------------------------
@@ -277,7 +318,7 @@ void AlarmModel::tick(qint64 now)
 AlarmdClient::AlarmdClient(QObject *parent)
     : QObject(parent)
     , m_bus(QDBusConnection::sessionBus())
-    , m_model(new AlarmModel(this))
+    , m_model(new AlarmModel(localeHour12(QLocale()), this))
 {
     alarmdRegisterDBusTypes();
     // docs/API.md: the service's well-known name is its manager interface's name, and the manager
@@ -362,12 +403,8 @@ void AlarmdClient::onOwnerChanged(const QString &, const QString &, const QStrin
 void AlarmdClient::refresh()
 {
     const quint64 generation = ++m_generation;
-    QDBusMessage call = QDBusMessage::createMethodCall(m_service, m_managerPath, OBJECT_MANAGER,
-                                                       QStringLiteral("GetManagedObjects"));
-    call.setAutoStartService(false);
-    auto *w = new QDBusPendingCallWatcher(m_bus.asyncCall(call), this);
-    connect(w, &QDBusPendingCallWatcher::finished, this, [this, generation](QDBusPendingCallWatcher *w) {
-        w->deleteLater();
+    ask(QDBusMessage::createMethodCall(m_service, m_managerPath, OBJECT_MANAGER, QStringLiteral("GetManagedObjects")),
+        [this, generation](QDBusPendingCallWatcher *w) {
         if (generation != m_generation)
             return;  // a newer refresh or alarmd's exit came first
         const QDBusMessage reply = w->reply();
@@ -439,10 +476,7 @@ void AlarmdClient::refetch(const QString &path)
     const quint64 generation = m_generation;
     QDBusMessage call = QDBusMessage::createMethodCall(m_service, path, PROPERTIES, QStringLiteral("GetAll"));
     call << m_alarmInterface;
-    call.setAutoStartService(false);
-    auto *w = new QDBusPendingCallWatcher(m_bus.asyncCall(call), this);
-    connect(w, &QDBusPendingCallWatcher::finished, this, [this, generation, path](QDBusPendingCallWatcher *w) {
-        w->deleteLater();
+    ask(call, [this, generation, path](QDBusPendingCallWatcher *w) {
         const QDBusMessage reply = w->reply();
         if (generation != m_generation || reply.type() == QDBusMessage::ErrorMessage || !m_alarms.contains(path))
             return;  // gone meanwhile (InterfacesRemoved follows), or stale
@@ -587,8 +621,12 @@ AlarmdPanel AlarmdClient::panelView(const QList<AlarmdAlarm> &all, bool running,
         v.label = shown->text(QStringLiteral("compact_label"));
         v.time = clock(shown->remaining(now));
         v.color = colorHex(shown->text(QStringLiteral("accent_color")));
-    } else if (!byTime.isEmpty()) {
-        shown = &byTime.first();
+    } else if (const auto next = std::find_if(byTime.cbegin(), byTime.cend(), [](const AlarmdAlarm &a) {
+                   // Switched off: FireTimeUSec 0 is no instant, and it never rings.
+                   return a.enabled() && a.fireTime() > 0;
+               });
+               next != byTime.cend()) {
+        shown = &*next;
         v.mode = QStringLiteral("scheduled");
         v.time = localTime(shown->fireTime(), now);
         v.color = colorHex(shown->text(QStringLiteral("accent_color")));
@@ -600,6 +638,96 @@ AlarmdPanel AlarmdClient::panelView(const QList<AlarmdAlarm> &all, bool running,
     return v;
 }
 
+bool AlarmdClient::localeHour12(const QLocale &locale)
+{
+    return locale.timeFormat(QLocale::ShortFormat).contains(QLatin1Char('a'), Qt::CaseInsensitive);
+}
+
+QString AlarmdClient::alarmTime(int hour, int minute, bool hour12, const QLocale &locale)
+{
+    if (!hour12)
+        return QStringLiteral("%1:%2").arg(two(hour), two(minute));
+    const int h = hour % 12 == 0 ? 12 : hour % 12;
+    return QStringLiteral("%1:%2 %3").arg(h).arg(two(minute), hour < 12 ? locale.amText() : locale.pmText());
+}
+
+QVariantMap AlarmdClient::alarmDays(const QStringList &weekdays, int firstDay, qint64 fire, qint64 now,
+                                    const QLocale &locale)
+{
+    auto result = [](const char *kind, const QString &text = QString()) {
+        return QVariantMap{{QStringLiteral("kind"), QString::fromLatin1(kind)}, {QStringLiteral("text"), text}};
+    };
+    if (weekdays.isEmpty()) {
+        if (fire <= 0)
+            return result("once");
+        const QDate day = localAt(fire).date(), today = localAt(now).date();
+        if (day == today)
+            return result("today");
+        if (day == today.addDays(1))
+            return result("tomorrow");
+        return result("date", locale.toString(day, QLocale::ShortFormat));
+    }
+    bool on[7] = {};
+    for (int d = 0; d < 7; ++d)
+        on[d] = weekdays.contains(QLatin1String(WEEKDAYS[d]));
+    if (std::all_of(std::begin(on), std::end(on), [](bool b) { return b; }))
+        return result("every");
+    // The week from the locale's first day; three days or more in a row read as one range.
+    QStringList parts;
+    for (int i = 0; i < 7;) {
+        const int d = (firstDay - 1 + i) % 7;
+        if (!on[d]) {
+            ++i;
+            continue;
+        }
+        int run = 1;
+        while (i + run < 7 && on[(firstDay - 1 + i + run) % 7])
+            ++run;
+        const int last = (d + run - 1) % 7;
+        if (run >= 3) {
+            parts << locale.dayName(d + 1, QLocale::ShortFormat) + QChar(0x2013) + locale.dayName(last + 1, QLocale::ShortFormat);
+        } else {
+            for (int k = 0; k < run; ++k)
+                parts << locale.dayName((d + k) % 7 + 1, QLocale::ShortFormat);
+        }
+        i += run;
+    }
+    return result("days", parts.join(QStringLiteral(", ")));
+}
+
+// Of the alarms that are on and waiting (a ringing one is not next), the one that rings first.
+AlarmdNext AlarmdClient::nextAlarm(const QList<AlarmdAlarm> &alarms, bool hour12, const QLocale &locale)
+{
+    const AlarmdAlarm *next = nullptr;
+    for (const AlarmdAlarm &a : alarms) {
+        const bool waiting = a.state() == QLatin1String("scheduled") || a.state() == QLatin1String("countdown");
+        if (a.kind() != QLatin1String("alarm") || !a.enabled() || !waiting || a.fireTime() <= 0)
+            continue;
+        if (!next || a.fireTime() < next->fireTime() || (a.fireTime() == next->fireTime() && byId(a, *next)))
+            next = &a;
+    }
+    AlarmdNext n;
+    if (!next)
+        return n;
+    const QDateTime t = localAt(next->fireTime());
+    n.alarmId = next->id();
+    n.text = locale.dayName(t.date().dayOfWeek(), QLocale::ShortFormat) + QLatin1Char(' ')
+        + alarmTime(t.time().hour(), t.time().minute(), hour12, locale);
+    return n;
+}
+
+QVariantList AlarmdClient::week() const
+{
+    const QLocale locale;
+    QVariantList days;
+    for (int i = 0; i < 7; ++i) {
+        const int d = (locale.firstDayOfWeek() - 1 + i) % 7;
+        days << QVariantMap{{QStringLiteral("key"), QString::fromLatin1(WEEKDAYS[d])},
+                            {QStringLiteral("name"), locale.dayName(d + 1, QLocale::ShortFormat)}};
+    }
+    return days;
+}
+
 void AlarmdClient::redraw()
 {
     const qint64 now = nowUSec();
@@ -608,8 +736,10 @@ void AlarmdClient::redraw()
     followAlerts();
 
     const AlarmdPanel panel = panelView(all, m_running, now);
-    if (panel != m_panel) {
+    const AlarmdNext next = m_running ? nextAlarm(all, m_hour12) : AlarmdNext();
+    if (panel != m_panel || next.alarmId != m_next.alarmId || next.text != m_next.text) {
         m_panel = panel;
+        m_next = next;
         Q_EMIT panelChanged();
     }
 
@@ -679,12 +809,8 @@ void AlarmdClient::startLockScreenAlert(const QString &id)
 void AlarmdClient::askScreenLocked()
 {
     const quint64 query = ++m_lockQuery;
-    QDBusMessage call = QDBusMessage::createMethodCall(SCREENSAVER, SCREENSAVER_PATH, SCREENSAVER,
-                                                       QStringLiteral("GetActive"));
-    call.setAutoStartService(false);
-    auto *w = new QDBusPendingCallWatcher(m_bus.asyncCall(call), this);
-    connect(w, &QDBusPendingCallWatcher::finished, this, [this, query](QDBusPendingCallWatcher *w) {
-        w->deleteLater();
+    ask(QDBusMessage::createMethodCall(SCREENSAVER, SCREENSAVER_PATH, SCREENSAVER, QStringLiteral("GetActive")),
+        [this, query](QDBusPendingCallWatcher *w) {
         QDBusPendingReply<bool> reply = *w;
         if (query == m_lockQuery && !reply.isError())
             onScreenSaverActiveChanged(reply.value());
@@ -707,6 +833,17 @@ void AlarmdClient::onScreenSaverOwnerChanged(const QString &, const QString &, c
     m_screenLocked = false;
     if (!newOwner.isEmpty())
         askScreenLocked();
+}
+
+// A call that must not start its service (alarmd, the screen saver): no reply from no one is an answer.
+void AlarmdClient::ask(QDBusMessage call, const std::function<void(QDBusPendingCallWatcher *)> &done)
+{
+    call.setAutoStartService(false);
+    auto *w = new QDBusPendingCallWatcher(m_bus.asyncCall(call), this);
+    connect(w, &QDBusPendingCallWatcher::finished, this, [done](QDBusPendingCallWatcher *w) {
+        w->deleteLater();
+        done(w);
+    });
 }
 
 void AlarmdClient::watchCall(const QDBusPendingCall &call, const QString &method)
@@ -764,6 +901,42 @@ void AlarmdClient::startTimer(uint seconds, const QString &title)
     config.insert(QStringLiteral("title"), title);
     config.insert(QStringLiteral("duration"), QVariant::fromValue(seconds));
     watchCall(m_manager->Schedule(QString(), config), QStringLiteral("Schedule"));
+}
+
+namespace {
+QVariantMap alarmSettings(int hour, int minute, const QString &title, uint postAlert)
+{
+    return {{QStringLiteral("hour"), QVariant::fromValue(uint(hour))}, {QStringLiteral("minute"), QVariant::fromValue(uint(minute))},
+            {QStringLiteral("title"), title}, {QStringLiteral("post_alert"), QVariant::fromValue(postAlert)}};
+}
+} // namespace
+
+void AlarmdClient::scheduleAlarm(int hour, int minute, const QStringList &weekdays, const QString &title, uint postAlert)
+{
+    QVariantMap config = alarmSettings(hour, minute, title, postAlert);
+    // No weekdays: once, at the next hour:minute (alarmd's default when the key is absent).
+    if (!weekdays.isEmpty())
+        config.insert(QStringLiteral("weekdays"), weekdays);
+    watchCall(m_manager->Schedule(QString(), config), QStringLiteral("Schedule"));
+}
+
+void AlarmdClient::updateAlarm(const QString &id, int hour, int minute, const QStringList &weekdays, const QString &title,
+                               uint postAlert)
+{
+    QVariantMap changes = alarmSettings(hour, minute, title, postAlert);
+    // An empty list, not an absent key: Update keeps what it is not given.
+    changes.insert(QStringLiteral("weekdays"), weekdays);
+    update(id, changes);
+}
+
+void AlarmdClient::setAlarmEnabled(const QString &id, bool enabled)
+{
+    update(id, {{QStringLiteral("enabled"), enabled}});
+}
+
+void AlarmdClient::update(const QString &id, const QVariantMap &changes)
+{
+    watchCall(m_manager->Update(id, changes, QStringList()), QStringLiteral("Update"));
 }
 
 void AlarmdClient::startService()

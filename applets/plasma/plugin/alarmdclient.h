@@ -10,6 +10,7 @@
 
 #include <QtCore/QAbstractListModel>
 #include <QtCore/QHash>
+#include <QtCore/QLocale>
 #include <QtCore/QObject>
 #include <QtCore/QSet>
 #include <QtCore/QTimer>
@@ -18,8 +19,11 @@
 #include <QtDBus/QDBusConnection>
 #include <QtDBus/QDBusMessage>
 
+#include <functional>
+
 class OrgAlarmdAlarmManager1Interface;
 class QDBusPendingCall;
+class QDBusPendingCallWatcher;
 class QDBusServiceWatcher;
 
 /** One org.alarmd.Alarm1 object: its properties as last announced. */
@@ -34,6 +38,9 @@ struct AlarmdAlarm {
     bool isWarning() const { return props.value(QStringLiteral("Phase")).toString() == QLatin1String("warning"); }
     qint64 usec(const char *key) const { return qint64(props.value(QLatin1String(key)).toULongLong()); }
     qint64 fireTime() const { return usec("FireTimeUSec"); }
+    // Absent before alarmd knew how to switch alarms off: they were all on.
+    bool enabled() const { return props.value(QStringLiteral("Enabled"), true).toBool(); }
+    QVariantMap schedule() const { return props.value(QStringLiteral("Schedule")).toMap(); }
     qint64 remaining(qint64 now) const;
     double progress(qint64 now) const;
 };
@@ -59,6 +66,13 @@ struct AlarmdPanel {
     bool operator!=(const AlarmdPanel &o) const { return !(*this == o); }
 };
 
+/** The alarm the popup heads with and the panel's alarm-clock icon stands for (client-rules.json's
+ *  next_alarm): "" for none; text is its weekday and time ("Tue 06:45"). */
+struct AlarmdNext {
+    QString alarmId;
+    QString text;
+};
+
 /** Every alarm in reading order (ringing first, then by when they fire, paused last). */
 class AlarmModel : public QAbstractListModel
 {
@@ -76,11 +90,20 @@ public:
         RemainingRole,      // "24:59" (rounded up)
         FireTimeTextRole,   // "07:30", "Tue 07:30", "2026-12-24 18:00"
         ProgressRole,       // 0…1
-        SecondaryButtonRole // Presentation secondary_button ("" → Snooze)
+        SecondaryButtonRole, // Presentation secondary_button ("" → Snooze)
+        // Kind alarm (its form and its row): what the form edits, and the row's time and days.
+        EnabledRole,        // alarmEnabled: on (Enabled, true when alarmd does not say)
+        HourRole,           // Schedule hour, -1 for an alarm at a fixed date
+        MinuteRole,
+        WeekdaysRole,       // Schedule weekdays: ["monday", …]
+        PostAlertRole,      // the snooze length, seconds
+        TimeTextRole,       // "06:45" or "6:45 AM" (AlarmdClient::alarmTime)
+        DaysKindRole,       // AlarmdClient::alarmDays's kind: days | every | today | tomorrow | date | once
+        DaysTextRole        // its text: "Mon–Fri", a date
     };
     Q_ENUM(Roles)
 
-    explicit AlarmModel(QObject *parent = nullptr);
+    explicit AlarmModel(bool hour12, QObject *parent = nullptr);
     int rowCount(const QModelIndex &parent = QModelIndex()) const override;
     QVariant data(const QModelIndex &index, int role) const override;
     QHash<int, QByteArray> roleNames() const override;
@@ -95,6 +118,7 @@ Q_SIGNALS:
 private:
     QVector<AlarmdAlarm> m_rows;
     qint64 m_now = 0;
+    bool m_hour12;
 };
 
 class AlarmdClient : public QObject
@@ -109,6 +133,13 @@ class AlarmdClient : public QObject
     Q_PROPERTY(int panelMore READ panelMore NOTIFY panelChanged)
     Q_PROPERTY(QString panelTime READ panelTime NOTIFY panelChanged)
     Q_PROPERTY(QString panelColor READ panelColor NOTIFY panelChanged)
+    // The next alarm that is on: the panel's alarm-clock icon and the popup's "Next alarm" heading.
+    Q_PROPERTY(QString nextAlarmId READ nextAlarmId NOTIFY panelChanged)
+    Q_PROPERTY(QString nextAlarmText READ nextAlarmText NOTIFY panelChanged)
+    // The locale's clock: 12-hour when its short time format has AM/PM.
+    Q_PROPERTY(bool hour12 READ hour12 CONSTANT)
+    // The days of the week from the locale's first: [{key: "monday", name: "Mon"}, …].
+    Q_PROPERTY(QVariantList week READ week CONSTANT)
 
 public:
     explicit AlarmdClient(QObject *parent = nullptr);
@@ -122,6 +153,10 @@ public:
     int panelMore() const { return m_panel.more; }
     QString panelTime() const { return m_panel.time; }
     QString panelColor() const { return m_panel.color; }
+    QString nextAlarmId() const { return m_next.alarmId; }
+    QString nextAlarmText() const { return m_next.text; }
+    bool hour12() const { return m_hour12; }
+    QVariantList week() const;
 
     Q_INVOKABLE void pause(const QString &id) { callAlarm(QStringLiteral("Pause"), id); }
     Q_INVOKABLE void resume(const QString &id) { callAlarm(QStringLiteral("Resume"), id); }
@@ -130,6 +165,16 @@ public:
     Q_INVOKABLE void cancel(const QString &id) { callAlarm(QStringLiteral("Cancel"), id); }
     /** Schedules a timer of `seconds` titled `title` (the QML's translated "Timer"). */
     Q_INVOKABLE void startTimer(uint seconds, const QString &title);
+    /** Schedules an alarm at hour:minute local time, repeating on weekdays (none: once), snoozing for
+     *  postAlert seconds, as the user's own. */
+    Q_INVOKABLE void scheduleAlarm(int hour, int minute, const QStringList &weekdays, const QString &title, uint postAlert);
+    /** The same settings for an existing alarm: no weekdays makes it ring once. */
+    Q_INVOKABLE void updateAlarm(const QString &id, int hour, int minute, const QStringList &weekdays,
+                                 const QString &title, uint postAlert);
+    /** Switches an alarm off (alarmd keeps it, and it never rings) or on again. */
+    Q_INVOKABLE void setAlarmEnabled(const QString &id, bool enabled);
+    /** alarmTime in the locale's clock. */
+    Q_INVOKABLE QString timeText(int hour, int minute) const { return alarmTime(hour, minute, m_hour12); }
     /** D-Bus activation: org.freedesktop.DBus.StartServiceByName. */
     Q_INVOKABLE void startService();
     /** alarmctl's duration grammar (docs/API.md): {seconds} or {error: empty|malformed|zero|tooLong}. */
@@ -140,6 +185,14 @@ public:
     static QString clock(qint64 remainingUSec);
     static QString colorHex(const QString &name);
     static AlarmdPanel panelView(const QList<AlarmdAlarm> &alarms, bool running, qint64 now);
+    static bool localeHour12(const QLocale &locale);
+    static QString alarmTime(int hour, int minute, bool hour12, const QLocale &locale = QLocale());
+    /** {kind, text}: kind days (text "Mon–Fri"), every, today, tomorrow, date (text the date) or once;
+     *  the QML says Every day, Today, Tomorrow and Once in the user's language. firstDay: 1 Monday … 7. */
+    static QVariantMap alarmDays(const QStringList &weekdays, int firstDay, qint64 fire, qint64 now,
+                                 const QLocale &locale = QLocale());
+    static AlarmdNext nextAlarm(const QList<AlarmdAlarm> &alarms, bool hour12,
+                                const QLocale &locale = QLocale());
 
 Q_SIGNALS:
     void runningChanged();
@@ -166,7 +219,9 @@ private:
     void setRunning(bool running);
     void redraw();
     void callAlarm(const QString &method, const QString &id);
+    void update(const QString &id, const QVariantMap &changes);
     void watchCall(const QDBusPendingCall &call, const QString &method);
+    void ask(QDBusMessage call, const std::function<void(QDBusPendingCallWatcher *)> &done);
     void activateAppAction(const AlarmdAlarm &alarm, const QString &action);
     void followAlerts();
     void askScreenLocked();
@@ -187,6 +242,8 @@ private:
     bool m_changedWhilePaging = false;  // a signal came meanwhile: page again afterwards
     QTimer m_tick;
     AlarmdPanel m_panel;
+    AlarmdNext m_next;
+    bool m_hour12 = localeHour12(QLocale());
     // Alerting episodes: the ids alerting as last seen, and those whose episode has started the
     // lock-screen alert (org.freedesktop.ScreenSaver's Active, followed by its signal).
     QSet<QString> m_alerting;

@@ -1,29 +1,27 @@
 // SPDX-FileCopyrightText: 2026 The alarmd developers <alarmd@alarmd.org>
 // SPDX-License-Identifier: GPL-2.0-or-later
 
-// The popup: every alarm and timer with its state, time and the buttons its state allows; new timers.
+// The popup: the next alarm; every alarm and timer with its state, time and the buttons its state
+// allows; new alarms (their form, which opened alarms share) and new timers.
 import QtQuick 2.15
 import QtQuick.Layouts 1.15
-import org.kde.plasma.plasmoid 2.0
-import org.kde.plasma.core 2.0 as PlasmaCore
 import org.kde.plasma.components 3.0 as PlasmaComponents3
 import org.kde.plasma.extras 2.0 as PlasmaExtras
+import org.kde.kirigami 2.20 as Kirigami
 
 Item {
     id: full
 
-    property var client
-    property var titleOf
-    property string lastError
+    property var applet
+    readonly property var client: applet.client
     property string entryError: ""
-    signal clearError()
 
     readonly property var quickMinutes: [1, 5, 10, 25]
 
-    Layout.minimumWidth: PlasmaCore.Units.gridUnit * 20
-    Layout.minimumHeight: PlasmaCore.Units.gridUnit * 18
-    Layout.preferredWidth: PlasmaCore.Units.gridUnit * 24
-    Layout.preferredHeight: PlasmaCore.Units.gridUnit * 26
+    Layout.minimumWidth: Kirigami.Units.gridUnit * 20
+    Layout.minimumHeight: Kirigami.Units.gridUnit * 18
+    Layout.preferredWidth: Kirigami.Units.gridUnit * 24
+    Layout.preferredHeight: Kirigami.Units.gridUnit * 26
 
     function startTyped() {
         const parsed = client.parseDuration(entry.text)
@@ -43,17 +41,22 @@ Item {
 
     ColumnLayout {
         anchors.fill: parent
-        spacing: PlasmaCore.Units.smallSpacing
+        spacing: Kirigami.Units.smallSpacing
 
         PlasmaExtras.Heading {
             level: 3
             text: i18n("Alarms and Timers")
             Layout.fillWidth: true
         }
+        PlasmaComponents3.Label {
+            visible: full.client.running && full.client.nextAlarmId !== ""
+            text: i18n("Next alarm: %1", full.client.nextAlarmText)
+            Layout.fillWidth: true
+        }
 
         // alarmd gone: say so, offer D-Bus activation.
         ColumnLayout {
-            visible: !client.running
+            visible: !full.client.running
             Layout.fillWidth: true
             PlasmaComponents3.Label {
                 text: i18n("alarmd is not running")
@@ -62,12 +65,24 @@ Item {
             PlasmaComponents3.Button {
                 text: i18n("Start alarmd")
                 icon.name: "media-playback-start"
-                onClicked: client.startService()
+                onClicked: full.client.startService()
             }
         }
 
+        AlarmForm {
+            id: form
+            visible: false
+            applet: full.applet
+            Layout.fillWidth: true
+            onDone: visible = false
+        }
+        Item {
+            visible: form.visible
+            Layout.fillHeight: true
+        }
+
         PlasmaComponents3.Label {
-            visible: client.running && list.count === 0
+            visible: full.client.running && list.count === 0 && !form.visible
             text: i18n("No alarms or timers")
             opacity: 0.7
             Layout.fillWidth: true
@@ -76,57 +91,70 @@ Item {
         PlasmaComponents3.ScrollView {
             Layout.fillWidth: true
             Layout.fillHeight: true
-            visible: client.running
+            visible: full.client.running && !form.visible
             ListView {
                 id: list
-                model: client.alarms
+                model: full.client.alarms
+                spacing: Kirigami.Units.largeSpacing
+                clip: true
                 // Ringing alarms come first: show them when one begins (the popup opens for it).
                 Connections {
                     target: full.client
-                    function onAlertStarted() { list.positionViewAtBeginning() }
+                    function onAlertStarted() {
+                        form.visible = false
+                        list.positionViewAtBeginning()
+                    }
                 }
-                spacing: PlasmaCore.Units.largeSpacing
-                clip: true
                 delegate: AlarmRow {
-                    width: list.width - PlasmaCore.Units.smallSpacing * 2
-                    client: full.client
-                    titleText: full.titleOf(model.title, model.kind)
+                    width: list.width - Kirigami.Units.smallSpacing * 2
+                    applet: full.applet
+                    onOpen: form.open(alarmId, hour, minute, weekdays, title, postAlert)
                 }
             }
         }
 
-        PlasmaExtras.Heading {
-            level: 4
-            text: i18n("New timer")
+        ColumnLayout {
+            visible: !form.visible
             Layout.fillWidth: true
-        }
-        RowLayout {
-            Layout.fillWidth: true
-            Repeater {
-                model: full.quickMinutes
-                PlasmaComponents3.Button {
-                    Layout.fillWidth: true
-                    text: i18np("%1 min", "%1 min", modelData)
-                    onClicked: client.startTimer(modelData * 60, i18n("Timer"))
+            PlasmaComponents3.Button {
+                text: i18n("New alarm")
+                icon.name: "list-add"
+                onClicked: form.open("", 7, 0, [], "", 300)
+            }
+            PlasmaExtras.Heading {
+                level: 4
+                text: i18n("New timer")
+                Layout.fillWidth: true
+            }
+            RowLayout {
+                Layout.fillWidth: true
+                Repeater {
+                    model: full.quickMinutes
+                    PlasmaComponents3.Button {
+                        required property int modelData
+                        Layout.fillWidth: true
+                        text: i18np("%1 min", "%1 min", modelData)
+                        onClicked: full.client.startTimer(modelData * 60, i18n("Timer"))
+                    }
                 }
             }
-        }
-        PlasmaComponents3.TextField {
-            id: entry
-            Layout.fillWidth: true
-            placeholderText: i18n("Timer… (e.g. 90, 30s, 5m, 1h30m)")
-            onAccepted: full.startTyped()
-            onTextChanged: full.entryError = ""
+            PlasmaComponents3.TextField {
+                id: entry
+                Layout.fillWidth: true
+                placeholderText: i18n("Timer… (e.g. 90, 30s, 5m, 1h30m)")
+                onAccepted: full.startTyped()
+                onTextChanged: full.entryError = ""
+            }
         }
         PlasmaComponents3.Label {
             visible: text !== ""
-            text: full.entryError !== "" ? full.entryError : full.lastError
-            color: PlasmaCore.Theme.negativeTextColor
+            text: full.entryError !== "" ? full.entryError : full.applet.lastError
+            color: Kirigami.Theme.negativeTextColor
             wrapMode: Text.Wrap
             Layout.fillWidth: true
             MouseArea {
                 anchors.fill: parent
-                onClicked: full.clearError()
+                onClicked: full.applet.lastError = ""
             }
         }
     }
