@@ -10,10 +10,9 @@ import AlarmCore
 public enum AlarmText {
     /// "06:45", or "6:45 AM" on a 12-hour desktop.
     public static func time(hour: Int, minute: Int, hour12: Bool) -> String {
-        let mm = minute < 10 ? "0\(minute)" : "\(minute)"
-        guard hour12 else { return (hour < 10 ? "0\(hour)" : "\(hour)") + ":" + mm }
+        guard hour12 else { return twoDigits(hour) + ":" + twoDigits(minute) }
         let h = hour % 12 == 0 ? 12 : hour % 12
-        return "\(h):\(mm) \(hour < 12 ? "AM" : "PM")"
+        return "\(h):\(twoDigits(minute)) \(hour < 12 ? "AM" : "PM")"
     }
 
     /// "Mon–Fri", "Every day", "Mon, Wed, Fri"; for a one-shot "Today", "Tomorrow", its date, or
