@@ -50,7 +50,7 @@ SWIFT_BUILD = $(SWIFT) build $(STRICT)
 # a tool, or of the checks that run them, goes through TOOLS.
 TOOLS = ALARMD_TOOLS=1
 
-.PHONY: all deps build-deps run-deps build run install-check install-files install-payload deb deb13 test-package test-package13 test lint-reuse test-swift test-unit test-integration test-checks test-tools test-asan test-tsan valgrind-leaks test-unit-sandbox test-desktop test-gnome test-gnome48 test-gnome46 test-gnome50 test-gnome51 test-next lint-gnome gnome-pot bench docs install install-gnome-extension uninstall clean crash-test fuzz-core fuzz-bus plasma-applet install-plasma-applet install-plasma-applet-if-built test-plasma plasma-pot plasma6-applet plasma6-applet-here test-plasma6 test-plasma67 test-wake
+.PHONY: all deps build-deps run-deps build run install-check install-files install-payload deb deb13 test-package test-package13 test lint-reuse test-swift test-unit test-integration test-checks test-tools test-asan test-tsan valgrind-leaks test-unit-sandbox test-desktop test-gnome test-gnome48 test-gnome46 test-gnome50 test-gnome51 test-next lint-gnome gnome-pot bench docs install install-gnome-extension uninstall clean crash-test fuzz-core fuzz-bus plasma-applet install-plasma-applet install-plasma-applet-if-built test-plasma plasma-pot plasma6-applet plasma6-applet-here test-plasma6 test-plasma67 test-wake test-translations pot
 
 # A bare `make` builds, as the README's "From source" says.
 all: build
@@ -88,7 +88,7 @@ run: build run-deps
 # same suite again under AddressSanitizer (with LeakSanitizer), then the desktop tests (panels, GNOME
 # Shell 43 here, 48 in a Debian 13 root, 50 in a forky root and 51 in a sid root, Plasma) and the Debian packages'
 # (Debian 12, then Debian 13). Installs what they need once, first, then runs them in that order.
-TEST_TARGETS = lint-reuse docs test-swift test-asan test-desktop test-gnome test-gnome48 test-gnome50 test-gnome51 test-plasma test-plasma6 test-plasma-lockscreen test-package test-package13 test-wake
+TEST_TARGETS = lint-reuse test-translations docs test-swift test-asan test-desktop test-gnome test-gnome48 test-gnome50 test-gnome51 test-plasma test-plasma6 test-plasma-lockscreen test-package test-package13 test-wake
 test: deps
 	@$(MAKE) --no-print-directory $(TEST_TARGETS)
 
@@ -338,6 +338,17 @@ test-package13:
 test-wake:
 	scripts/deb-in-root trixie $(DEB13_OUT)
 	Tests/wake/run $(DEB13_OUT)
+
+# Every translation domain ships complete and current (scripts/check-po; docs/HACKING.md,
+# "Translations"): alarmd's own (po/), the GNOME extension's and the Plasma applet's. Each is checked
+# against a template made from the sources now, so a string added without `make pot` fails here.
+POT_FRESH = $(RELEASE_SCRATCH)/pot-fresh
+test-translations:
+	@mkdir -p $(POT_FRESH)
+	@true
+
+# Every translation template, from the sources.
+pot: gnome-pot plasma-pot
 
 # Regenerates the extension's translation template from all its scripts, keeping its SPDX lines (as
 # plasma-pot). GNOME_POT=FILE writes another copy (the GNOME suites compare a fresh one with po/'s).
