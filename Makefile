@@ -76,7 +76,7 @@ build: build-deps
 	$(RELEASE) --product alarmd
 	$(RELEASE) --product alarmctl
 	@for po in applets/gnome-shell/po/*.po; do [ -e "$$po" ] || continue; lang=$$(basename "$$po" .po); \
-		mkdir -p "$(LOCALE_BUILT)/$$lang/LC_MESSAGES"; msgfmt -o "$(LOCALE_BUILT)/$$lang/LC_MESSAGES/alarmd.mo" "$$po" || exit 1; done
+		mkdir -p "$(LOCALE_BUILT)/$$lang/LC_MESSAGES"; msgfmt -o "$(LOCALE_BUILT)/$$lang/LC_MESSAGES/gnome-shell-extension-alarmd.mo" "$$po" || exit 1; done
 	@echo "Built $(BUILT)/alarmd and $(BUILT)/alarmctl. Install them with: sudo make install"
 
 # alarmd from the checkout on the session bus (a private one if there is none), with the checkout's
@@ -350,13 +350,15 @@ test-translations:
 # Every translation template, from the sources.
 pot: gnome-pot plasma-pot
 
-# Regenerates the extension's translation template from all its scripts, keeping its SPDX lines (as
-# plasma-pot). GNOME_POT=FILE writes another copy (the GNOME suites compare a fresh one with po/'s).
-GNOME_POT = applets/gnome-shell/po/alarmd.pot
+# Regenerates the extension's translation template (its own gettext domain, gnome-shell-extension-alarmd)
+# from all its scripts, keeping the committed template's SPDX lines (as plasma-pot). GNOME_POT=FILE writes
+# a fresh one elsewhere (test-translations and the GNOME suites compare it with po/'s). C_ is pgettext.
+GNOME_POT_COMMITTED = applets/gnome-shell/po/gnome-shell-extension-alarmd.pot
+GNOME_POT = $(GNOME_POT_COMMITTED)
 gnome-pot:
-	{ grep '^# SPDX-' $(GNOME_POT); \
-	  xgettext --language=JavaScript --from-code=UTF-8 --keyword=_ --add-comments=Translators \
-		--package-name=alarmd --msgid-bugs-address= --output=- \
+	{ grep '^# SPDX-' $(GNOME_POT_COMMITTED); \
+	  xgettext --language=JavaScript --from-code=UTF-8 --keyword=_ --keyword=C_:1c,2 --add-comments=Translators \
+		--package-name=gnome-shell-extension-alarmd --msgid-bugs-address=alarmd@alarmd.org --output=- \
 		$(sort $(wildcard applets/gnome-shell/$(GNOME_EXT)/*.js applets/gnome-shell/$(GNOME_EXT)/*/*.js)); \
 	} > $(GNOME_POT).new && mv $(GNOME_POT).new $(GNOME_POT)
 

@@ -27,6 +27,8 @@ from screen import CheckRun, Fail, count_near, find_word, log, pixels, text_of, 
 EXT_UUID = 'alarmd@alarmd.org'
 EXT_SRC = os.path.join(ROOT, 'applets', 'gnome-shell', EXT_UUID)
 ASSEMBLE = os.path.join(ROOT, 'applets', 'gnome-shell', 'assemble')
+# The extension's gettext domain (its metadata.json's gettext-domain; the daemon's own is alarmd).
+DOMAIN = 'gnome-shell-extension-alarmd'
 BUS = 'org.alarmd.AlarmManager1'
 MGR = [BUS, '/org/alarmd/AlarmManager1', BUS]
 W, H = 1280, 800
@@ -220,15 +222,14 @@ class Checks(CheckRun):
         def msgids(path):
             with open(path, encoding='utf-8') as f:
                 return set(re.findall(r'^msgid "(.+)"$', f.read(), re.M))
-        # The template made afresh by the one rule that makes it (make gnome-pot), into a copy.
-        pot = os.path.join(ROOT, 'applets', 'gnome-shell', 'po', 'alarmd.pot')
-        tmp = os.path.join(tempfile.mkdtemp(prefix='alarmd-pot-'), 'alarmd.pot')
-        shutil.copyfile(pot, tmp)
+        # The template made afresh by the one rule that makes it (make gnome-pot), elsewhere.
+        pot = os.path.join(ROOT, 'applets', 'gnome-shell', 'po', f'{DOMAIN}.pot')
+        tmp = os.path.join(tempfile.mkdtemp(prefix='alarmd-pot-'), f'{DOMAIN}.pot')
         subprocess.run(['make', '-s', '-C', ROOT, 'gnome-pot', f'GNOME_POT={tmp}'], check=True, capture_output=True)
         want, have = msgids(tmp), msgids(pot)
         shutil.rmtree(os.path.dirname(tmp))
         if want != have:
-            raise Fail(f'po/alarmd.pot is stale (make gnome-pot): missing {sorted(want - have)}, '
+            raise Fail(f'po/{DOMAIN}.pot is stale (make gnome-pot): missing {sorted(want - have)}, '
                        f'extra {sorted(have - want)}')
         print(f'    {len(want)} strings')
 
