@@ -112,6 +112,35 @@ function check(form, Model) {
     eq('typed 60 minutes', Model.parseAlarmTime('6', '60', false, false), {error: 'minute'});
     eq('week from sunday', Model.weekFrom('sunday')[0], 'sunday');
 
+    // Translations reorder and replace, never glue: a translator's own order of the placeholders and
+    // words (a stand-in translation, as a zh_CN .po has them), in the texts the model builds.
+    eq('fill in order', Model.fill('%s left, %d min', '4:59', 5.7), '4:59 left, 5 min');
+    eq('fill by position', Model.fill('%2$s%1$s', '6:45', 'AM'), 'AM6:45');
+    const zh = {
+        '12-hour time': '%2$s%1$s', 'range of weekdays': '%1$s至%2$s', 'list of weekdays': '、',
+        'abbreviated weekday': '周%a', 'weekday and time': '%1$s %2$s',
+    };
+    const tr = Object.assign({}, Model.UNTRANSLATED, {
+        C_: (context, text) => context === 'button' ? `[${text}]` : zh[context] ?? text,
+        _: text => ({'Every day': '每天'})[text] ?? text,
+    });
+    eq('12-hour time, translated order', Model.alarmTime(6, 45, true, tr), `${Model.meridiem(false)}6:45`);
+    eq('24-hour time, untouched', Model.alarmTime(6, 45, false, tr), '06:45');
+    eq('days, translated range', Model.alarmDays(rules.alarm_days.cases[0].weekdays, 'monday', 0, 0, tr),
+        `周${Model.dayName('monday')}至周${Model.dayName('friday')}`);
+    eq('days, translated list', Model.alarmDays(['monday', 'wednesday'], 'monday', 0, 0, tr),
+        `周${Model.dayName('monday')}、周${Model.dayName('wednesday')}`);
+    eq('days, every day', Model.alarmDays(Model.WEEKDAYS, 'monday', 0, 0, tr), '每天');
+    // The user's own alarms carry the contract's English button words: shown translated; an app's as sent.
+    const own = timer('i', {State: 'alerting', Presentation: {title: 'Tea', secondary_button: 'Snooze'}});
+    const app = timer('j', {State: 'alerting', AppId: 'org.example.Cook',
+        Presentation: {title: 'Tea', stop_button: 'Stop', secondary_button: 'Snooze'}});
+    eq('own alarm: Stop, Snooze translated', [own.buttonText('stop_button', tr), own.buttonText('secondary_button', tr)],
+        ['[Stop]', '[Snooze]']);
+    eq('app alarm: its own texts', [app.buttonText('stop_button', tr), app.buttonText('secondary_button', tr)],
+        ['Stop', 'Snooze']);
+    eq('no secondary button', timer('k', {}).buttonText('secondary_button', tr), '');
+
     eq('no tick when idle', Model.nextChangeMs([s, p, r], now), -1);
     eq('tick at the next second', Model.nextChangeMs([timer('f', {FireTimeUSec: now + 2.25e6})], now), 251);
 }

@@ -12,6 +12,35 @@ import GLib from 'gi://GLib';
 
 const USEC = 1000000;
 
+/**
+ * gettext's three functions as ui.js passes them in, bound to the extension's domain (shell.js); these
+ * leave every text as written, in English, as the shared cases (Tests/cases/client-rules.json) are.
+ */
+export const UNTRANSLATED = {
+    _: s => s,
+    C_: (context, s) => s,
+    ngettext: (one, many, n) => n === 1 ? one : many,
+};
+
+/**
+ * A translated text's placeholders filled in: `%s` and `%d` in order, or `%1$s`, `%2$s` by position,
+ * which a translator may reorder (as GJS's String.prototype.format does, which the shell has and plain
+ * gjs, running the model's checks, has not).
+ *
+ * @param {string} template - the text, translated
+ * @param {...*} args - the values, in the order of the English text
+ * @returns {string}
+ */
+export function fill(template, ...args) {
+    let next = 0;
+    return template.replace(/%(?:([1-9])\$)?([sd%])/g, (all, position, kind) => {
+        if (kind === '%')
+            return '%';
+        const v = args[position ? Number(position) - 1 : next++];
+        return kind === 'd' ? String(Math.trunc(Number(v))) : String(v);
+    });
+}
+
 /** The longest timer alarmd accepts: five years of 365.25 days, in seconds. */
 export const DURATION_MAX = 157788000;
 
@@ -126,23 +155,35 @@ export function clock(remainingUSec) {
 }
 
 /**
- * A wall-clock instant in local time: "07:30" today, "Tue 07:30" within the coming week, else
- * "2026-12-24 18:00".
+ * A wall-clock instant in local time, its time as alarmTime() writes it (GNOME's 12/24-hour setting):
+ * "07:30" today, "Tue 07:30" within the coming week, else "2026-12-24 18:00"; the weekday is the
+ * locale's, and where it stands beside the time the translation says.
  *
  * @param {number} usec - realtime microseconds
  * @param {number} nowUSec - realtime microseconds
+ * @param {boolean} hour12 - a 12-hour clock
+ * @param {object} tr - gettext's functions (UNTRANSLATED: English)
  * @returns {string}
  */
-export function localTime(usec, nowUSec) {
+export function localTime(usec, nowUSec, hour12 = false, tr = UNTRANSLATED) {
     const t = GLib.DateTime.new_from_unix_local(Math.floor(usec / USEC));
     const now = GLib.DateTime.new_from_unix_local(Math.floor(nowUSec / USEC));
     if (!t || !now)
         return '';
+    const time = alarmTime(t.get_hour(), t.get_minute(), hour12, tr);
     if (t.get_year() === now.get_year() && t.get_day_of_year() === now.get_day_of_year())
-        return t.format('%H:%M');
+        return time;
     if (usec > nowUSec && usec - nowUSec < 6.5 * 86400 * USEC)
-        return t.format('%a %H:%M');
-    return t.format('%Y-%m-%d %H:%M');
+        return weekdayTime(t, time, tr);
+    // Translators: a date and time beyond the coming week, "2026-12-24 18:00": %1$s is the date
+    // (year-month-day, in digits), %2$s the time.
+    return fill(tr.C_('date and time', '%1$s %2$s'), t.format('%Y-%m-%d'), time);
+}
+
+function weekdayTime(t, time, tr) {
+    // Translators: when an alarm rings within the coming week, "Tue 07:30": %1$s is the weekday,
+    // abbreviated (the locale's), %2$s the time.
+    return fill(tr.C_('weekday and time', '%1$s %2$s'), weekday(t, tr), time);
 }
 
 /** The object path of an alarm id (docs/API.md: dashes become underscores). */
@@ -212,15 +253,35 @@ export class Alarm {
         return typeof v === 'string' ? v : '';
     }
 
-    /** "Timer" or "Alarm" (`_` translates): what the lock screen says when titles are hidden. */
-    kindName(_ = s => s) {
-        return this.kind === 'timer' ? _('Timer') : _('Alarm');
+    /** "Timer" or "Alarm" (`tr` translates): what the lock screen says when titles are hidden. */
+    kindName(tr = UNTRANSLATED) {
+        // Translators: the nouns, a countdown and an alarm at a time of day (what GNOME Clocks calls them).
+        return this.kind === 'timer' ? tr._('Timer') : tr._('Alarm');
     }
 
-    /** The title, or "Timer"/"Alarm" when it has none (`_` translates). */
-    title(_ = s => s) {
+    /** The title, or "Timer"/"Alarm" when it has none (`tr` translates). */
+    title(tr = UNTRANSLATED) {
         const t = this.text('title');
-        return t !== '' ? t : this.kindName(_);
+        return t !== '' ? t : this.kindName(tr);
+    }
+
+    /**
+     * The text of a ringing alarm's button `key` (stop_button, secondary_button). The user's own alarms
+     * (no app id: the panel, alarmctl, busctl) carry the contract's English words, "Stop" by default and
+     * the "Snooze" alarmd gives them (docs/API.md): those are shown in the user's language; an app's
+     * texts are its own, shown as it sent them.
+     *
+     * @param {string} key - stop_button or secondary_button
+     * @param {object} tr - gettext's functions
+     * @returns {string} '' for a secondary button the alarm has not
+     */
+    buttonText(key, tr = UNTRANSLATED) {
+        const t = this.text(key);
+        if (key === 'stop_button' && (t === '' || (t === 'Stop' && this.appId === '')))
+            return tr.C_('button', 'Stop');
+        if (key === 'secondary_button' && t === 'Snooze' && this.appId === '')
+            return tr.C_('button', 'Snooze');
+        return t;
     }
 
     get compactLabel() {
@@ -330,11 +391,12 @@ function truncate(s, n) {
  * @param {Alarm[]} alarms - the mirror
  * @param {boolean} running - whether alarmd owns its name
  * @param {number} now - realtime microseconds
- * @param {Function} _ - gettext
+ * @param {object} tr - gettext's functions (UNTRANSLATED: English)
+ * @param {boolean} hour12 - a 12-hour clock (GNOME's clock-format)
  * @returns {object} mode (off idle scheduled countdown paused warning alerting), label, time,
  *   color (#rrggbb or null), ticking, alarm
  */
-export function panelView(alarms, running, now, _ = s => s) {
+export function panelView(alarms, running, now, tr = UNTRANSLATED, hour12 = false) {
     const v = {mode: running ? 'idle' : 'off', label: '', time: '', color: null, ticking: false, alarm: null};
     if (!running)
         return v;
@@ -346,7 +408,7 @@ export function panelView(alarms, running, now, _ = s => s) {
     if (ringing.length > 0) {
         const a = ringing[0];
         v.mode = 'alerting';
-        v.label = truncate(a.title(_), 24) + (ringing.length > 1 ? ` +${ringing.length - 1}` : '');
+        v.label = truncate(a.title(tr), 24) + (ringing.length > 1 ? ` +${ringing.length - 1}` : '');
         v.color = colorHex(a.accentColor) ?? colorHex('red');
         v.alarm = a;
     } else if (counting.length > 0 || paused.length > 0) {
@@ -363,7 +425,7 @@ export function panelView(alarms, running, now, _ = s => s) {
     } else if (byTime.some(a => a.enabled)) {
         const a = byTime.find(b => b.enabled);
         v.mode = 'scheduled';
-        v.time = localTime(a.fireTime, now);
+        v.time = localTime(a.fireTime, now, hour12, tr);
         v.color = colorHex(a.accentColor);
         v.alarm = a;
     }
@@ -426,13 +488,22 @@ function sample(day, hour = 0, minute = 0) {
 }
 
 /**
- * The locale's abbreviated name of a day ("Mon" in English).
+ * The locale's abbreviated name of a day ("Mon" in English), GLib's `%a` in the form the translation
+ * gives: a bare "一" is Monday in zh_CN's locale, which Chinese writes "周一".
  *
  * @param {string} day - monday … sunday
+ * @param {object} tr - gettext's functions (UNTRANSLATED: English)
  * @returns {string}
  */
-export function dayName(day) {
-    return sample(Math.max(0, WEEKDAYS.indexOf(day))).format('%a');
+export function dayName(day, tr = UNTRANSLATED) {
+    return weekday(sample(Math.max(0, WEEKDAYS.indexOf(day))), tr);
+}
+
+function weekday(t, tr) {
+    // Translators: how a weekday is written short, as a GLib.DateTime format: %a is the locale's
+    // abbreviated weekday ("Mon"; "一" in zh_CN, hence "周%a"), %A its full name. Nothing else.
+    // xgettext: no-javascript-format
+    return t.format(tr.C_('abbreviated weekday', '%a'));
 }
 
 /**
@@ -449,17 +520,22 @@ export function meridiem(pm) {
 
 /**
  * An alarm's wall-clock time as the desktop shows times: "06:45", or with a 12-hour clock "6:45 AM"
- * (noon 12:00 PM, midnight 12:00 AM).
+ * (noon 12:00 PM, midnight 12:00 AM), the locale's AM/PM words where the translation puts them
+ * ("上午6:45").
  *
  * @param {number} hour - 0…23
  * @param {number} minute - 0…59
  * @param {boolean} hour12 - GNOME's clock-format is 12h
+ * @param {object} tr - gettext's functions (UNTRANSLATED: English)
  * @returns {string}
  */
-export function alarmTime(hour, minute, hour12) {
+export function alarmTime(hour, minute, hour12, tr = UNTRANSLATED) {
     if (!hour12)
         return `${two(hour)}:${two(minute)}`;
-    return `${hour % 12 === 0 ? 12 : hour % 12}:${two(minute)} ${meridiem(hour >= 12)}`;
+    // Translators: a time on a 12-hour clock, "6:45 AM": %1$s is the hour and minute, %2$s the
+    // locale's word for before or after noon. Reorder them as your language writes a time.
+    return fill(tr.C_('12-hour time', '%1$s %2$s'), `${hour % 12 === 0 ? 12 : hour % 12}:${two(minute)}`,
+        meridiem(hour >= 12));
 }
 
 /**
@@ -508,16 +584,19 @@ function sameDay(a, b) {
  * @param {string} firstDay - the locale's first day of the week (monday … sunday)
  * @param {number} fireUSec - FireTimeUSec
  * @param {number} nowUSec - realtime microseconds
- * @param {Function} _ - gettext
+ * @param {object} tr - gettext's functions (UNTRANSLATED: English)
  * @returns {string}
  */
-export function alarmDays(weekdays, firstDay, fireUSec, nowUSec, _ = s => s) {
+export function alarmDays(weekdays, firstDay, fireUSec, nowUSec, tr = UNTRANSLATED) {
+    const {_, C_} = tr;
     const days = new Set(weekdays ?? []);
     if (days.size === 7)
         return _('Every day');
     if (days.size === 0) {
-        if (!(fireUSec > 0))
-            return _('Once');
+        if (!(fireUSec > 0)) {
+            // Translators: a one-time alarm that is switched off (it rings once, when switched on).
+            return C_('alarm repeats', 'Once');
+        }
         const t = GLib.DateTime.new_from_unix_local(Math.floor(fireUSec / USEC));
         const now = GLib.DateTime.new_from_unix_local(Math.floor(nowUSec / USEC));
         if (sameDay(t, now))
@@ -535,14 +614,17 @@ export function alarmDays(weekdays, firstDay, fireUSec, nowUSec, _ = s => s) {
         while (j + 1 < 7 && days.has(week[j + 1]))
             j++;
         if (j - i >= 2) {
-            parts.push(`${dayName(week[i])}–${dayName(week[j])}`);
+            // Translators: three or more days in a row, "Mon–Fri": %1$s is the first (abbreviated
+            // weekday), %2$s the last.
+            parts.push(fill(C_('range of weekdays', '%1$s–%2$s'), dayName(week[i], tr), dayName(week[j], tr)));
         } else {
             for (let k = i; k <= j; k++)
-                parts.push(dayName(week[k]));
+                parts.push(dayName(week[k], tr));
         }
         i = j;
     }
-    return parts.join(', ');
+    // Translators: what separates the days in a list of days ("Mon, Wed, Fri"); "、" in Chinese.
+    return parts.join(C_('list of weekdays', ', '));
 }
 
 /**
@@ -554,14 +636,15 @@ export function alarmDays(weekdays, firstDay, fireUSec, nowUSec, _ = s => s) {
  * @param {Alarm[]} alarms - the mirror
  * @param {number} nowUSec - realtime microseconds
  * @param {boolean} hour12 - a 12-hour clock
+ * @param {object} tr - gettext's functions (UNTRANSLATED: English)
  * @returns {{alarm: Alarm|null, text: string}}
  */
-export function nextAlarm(alarms, nowUSec, hour12) {
+export function nextAlarm(alarms, nowUSec, hour12, tr = UNTRANSLATED) {
     const waiting = alarms.filter(a => a.kind === 'alarm' && a.enabled && a.fireTime > 0 &&
         (a.state === 'scheduled' || a.state === 'countdown')).sort(byFire);
     if (waiting.length === 0)
         return {alarm: null, text: ''};
     const a = waiting[0];
     const t = GLib.DateTime.new_from_unix_local(Math.floor(a.fireTime / USEC));
-    return {alarm: a, text: `${t.format('%a')} ${alarmTime(t.get_hour(), t.get_minute(), hour12)}`};
+    return {alarm: a, text: weekdayTime(t, alarmTime(t.get_hour(), t.get_minute(), hour12, tr), tr)};
 }

@@ -25,7 +25,7 @@ import GObject from 'gi://GObject';
 import Shell from 'gi://Shell';
 import St from 'gi://St';
 
-import {_, FdoNotificationDaemonSource, Main, MessageTray, PanelMenu, PopupMenu} from './shell.js';
+import {_, C_, FdoNotificationDaemonSource, Main, MessageTray, PanelMenu, PopupMenu, ngettext} from './shell.js';
 import * as Model from './model.js';
 
 Gio._promisify(Gio.DBusConnection.prototype, 'call', 'call_finish');
@@ -38,6 +38,15 @@ const QUICK_MINUTES = [1, 5, 10, 25];
 const TITLES_KEY = 'show-titles-when-locked';
 // alarmd ships this icon (data/icons); GNOME's own alarm clock stands in where only the extension is installed.
 const ALARM_ICON = ['alarmd-alarm-symbolic', 'alarm-symbolic'];
+// gettext bound to the extension's domain (gnome-shell-extension-alarmd), for the model's texts: the
+// model is pure and takes them as an argument.
+const TR = {_, C_, ngettext};
+
+/** "5 min": the quick timers' and the snooze lengths' buttons. */
+function minutesText(n) {
+    // Translators: a length of time on a small button (the quick timers, the snooze length): "5 min".
+    return ngettext('%d min', '%d min', n).format(n);
+}
 
 /** A vertical box on every Shell: St.BoxLayout's own `orientation` arrived in 48, and its `vertical`,
  *  deprecated since, is gone in 51; its box layout manager's orientation is there in all of them. */
@@ -102,7 +111,7 @@ class AlarmdAlarmItem extends PopupMenu.PopupBaseMenuItem {
     }
 
     update(alarm, now) {
-        this._title.text = alarm.title(_);
+        this._title.text = alarm.title(TR);
         const r = Model.clock(alarm.remaining(now));
         let status;
         switch (alarm.state) {
@@ -110,13 +119,16 @@ class AlarmdAlarmItem extends PopupMenu.PopupBaseMenuItem {
             status = _('Ringing');
             break;
         case 'countdown':
+            // Translators: %s is the time a countdown has left, "24:59" (minutes:seconds) or "1:02:03";
+            // the warning is the last stretch of a timer, which the app that set it asked to be marked.
             status = alarm.isWarning ? _('%s left (warning)').format(r) : _('%s left').format(r);
             break;
         case 'paused':
+            // Translators: %s is the time a paused countdown has left, "24:59".
             status = _('Paused, %s left').format(r);
             break;
         default:
-            status = Model.localTime(alarm.fireTime, now);
+            status = Model.localTime(alarm.fireTime, now, this._client.hour12, TR);
         }
         this._status.text = status;
         const hex = Model.colorHex(alarm.accentColor);
@@ -130,20 +142,21 @@ class AlarmdAlarmItem extends PopupMenu.PopupBaseMenuItem {
             this._buttons.destroy_all_children();
             const id = alarm.id;
             switch (alarm.state) {
+            // Buttons, imperatives: pause the countdown, cancel it, resume it, stop the ringing alarm, snooze it.
             case 'countdown':
-                this._button(_('Pause'), 'Pause', id);
-                this._button(_('Cancel'), 'Cancel', id);
+                this._button(C_('button', 'Pause'), 'Pause', id);
+                this._button(C_('button', 'Cancel'), 'Cancel', id);
                 break;
             case 'paused':
-                this._button(_('Resume'), 'Resume', id);
-                this._button(_('Cancel'), 'Cancel', id);
+                this._button(C_('button', 'Resume'), 'Resume', id);
+                this._button(C_('button', 'Cancel'), 'Cancel', id);
                 break;
             case 'alerting':
-                this._button(_('Stop'), 'Stop', id);
-                this._button(_('Snooze'), 'Countdown', id);
+                this._button(C_('button', 'Stop'), 'Stop', id);
+                this._button(C_('button', 'Snooze'), 'Countdown', id);
                 break;
             default:
-                this._button(_('Cancel'), 'Cancel', id);
+                this._button(C_('button', 'Cancel'), 'Cancel', id);
             }
         }
     }
@@ -190,9 +203,11 @@ class AlarmdWakeItem extends PopupMenu.PopupBaseMenuItem {
     update(alarm, now) {
         this._alarm = alarm;
         const s = alarm.schedule;
-        this._time.text = Model.alarmTime(s.hour, s.minute ?? 0, this._client.hour12);
-        const days = Model.alarmDays(s.weekdays, this._client.firstDay, alarm.fireTime, now, _);
-        this._detail.text = `${days} · ${alarm.title(_)}`;
+        this._time.text = Model.alarmTime(s.hour, s.minute ?? 0, this._client.hour12, TR);
+        const days = Model.alarmDays(s.weekdays, this._client.firstDay, alarm.fireTime, now, TR);
+        // Translators: the second line of a wake-up alarm's row, "Mon–Fri · Get up": %1$s is when it
+        // repeats, %2$s its title.
+        this._detail.text = C_('alarm row', '%1$s · %2$s').format(days, alarm.title(TR));
         this._switch.state = alarm.enabled;
         if (alarm.enabled)
             this.remove_style_class_name('alarmd-wake-off');
@@ -261,12 +276,15 @@ class AlarmdAlarmForm extends PopupMenu.PopupMenuSection {
         this._dayButtons = new Map();
         box.add_child(this._dayRow);
         const quick = new St.BoxLayout({style_class: 'alarmd-form-row'});
+        // Translators: a button that selects Monday to Friday (the working days) as the days an alarm repeats.
         quick.add_child(formButton(_('Weekdays'), () => this._setDays(Model.WORKDAYS)));
+        // Translators: a button that selects all seven days; also how an alarm that rings daily is listed.
         quick.add_child(formButton(_('Every day'), () => this._setDays(Model.WEEKDAYS)));
         box.add_child(quick);
 
         this._title = new St.Entry({
             style_class: 'alarmd-entry', can_focus: true, x_expand: true,
+            // Translators: the hint in the alarm form's field for the alarm's name.
             hint_text: _('Title (optional)'),
         });
         this._title.clutter_text.connect('activate', () => this._save());
@@ -274,11 +292,13 @@ class AlarmdAlarmForm extends PopupMenu.PopupMenuSection {
 
         const snoozeRow = new St.BoxLayout({style_class: 'alarmd-form-row'});
         snoozeRow.add_child(new St.Label({
-            text: _('Snooze'), y_align: Clutter.ActorAlign.CENTER,
+            // Translators: the label before the snooze lengths (5 min, 10 min, …) in the alarm form: how
+            // long Snooze waits, a noun; the button that snoozes is another text.
+            text: C_('snooze length', 'Snooze'), y_align: Clutter.ActorAlign.CENTER,
             style_class: 'alarmd-form-label',
         }));
         this._snoozeButtons = Model.SNOOZE_MINUTES.map(minutes => {
-            const b = formButton(_('%d min').format(minutes), () => {
+            const b = formButton(minutesText(minutes), () => {
                 this._snooze = minutes;
                 this._sync();
             }, 'alarmd-choice');
@@ -293,9 +313,9 @@ class AlarmdAlarmForm extends PopupMenu.PopupMenuSection {
             style_class: 'alarmd-form-row', x_align: Clutter.ActorAlign.END,
             x_expand: true,
         });
-        this._delete = formButton(_('Delete'), () => this._remove());
+        this._delete = formButton(C_('button', 'Delete'), () => this._remove());
         actions.add_child(this._delete);
-        actions.add_child(formButton(_('Save'), () => this._save()));
+        actions.add_child(formButton(C_('button', 'Save'), () => this._save()));
         box.add_child(actions);
         item.add_child(box);
         this.addMenuItem(item);
@@ -331,7 +351,7 @@ class AlarmdAlarmForm extends PopupMenu.PopupMenuSection {
         this._dayRow.destroy_all_children();
         this._dayButtons.clear();
         for (const day of Model.weekFrom(this._client.firstDay)) {
-            const b = formButton(Model.dayName(day), () => {
+            const b = formButton(Model.dayName(day, TR), () => {
                 if (!this._days.delete(day))
                     this._days.add(day);
                 this._sync();
@@ -381,6 +401,7 @@ class AlarmdAlarmForm extends PopupMenu.PopupMenuSection {
         const config = {
             hour: new GLib.Variant('u', t.hour),
             minute: new GLib.Variant('u', t.minute),
+            // The title alarmd keeps and its notification shows: in the user's language.
             title: new GLib.Variant('s', title !== '' ? title : _('Alarm')),
             post_alert: new GLib.Variant('u', this._snooze * 60),
         };
@@ -436,11 +457,11 @@ class AlarmdLockRow extends St.BoxLayout {
     }
 
     update(alarm, now, showTitles) {
-        this._title.text = showTitles ? alarm.title(_) : alarm.kindName(_);
+        this._title.text = showTitles ? alarm.title(TR) : alarm.kindName(TR);
         const r = Model.clock(alarm.remaining(now));
         switch (alarm.state) {
         case 'alerting':
-            this._time.text = alarm.fireTime > 0 ? Model.localTime(alarm.fireTime, now) : '';
+            this._time.text = alarm.fireTime > 0 ? Model.localTime(alarm.fireTime, now, this._client.hour12, TR) : '';
             break;
         case 'paused':
             this._time.text = _('Paused, %s left').format(r);
@@ -452,8 +473,8 @@ class AlarmdLockRow extends St.BoxLayout {
         this._time.style = alarm.isWarning && hex ? `color: ${hex};` : null;
         this.style_class = alarm.state === 'alerting' ? 'alarmd-lock-row alarmd-lock-ringing' : 'alarmd-lock-row';
         // Buttons only while ringing: Stop and the secondary button (Snooze, or the app's own action).
-        const stop = alarm.text('stop_button') || _('Stop');
-        const secondary = alarm.text('secondary_button');
+        const stop = alarm.buttonText('stop_button', TR);
+        const secondary = alarm.buttonText('secondary_button', TR);
         const key = alarm.state === 'alerting' ? `${alarm.id}\n${stop}\n${secondary}` : '';
         if (key === this._buttonsKey)
             return;
@@ -591,7 +612,7 @@ class AlarmdIndicator extends PanelMenu.Button {
         const quickBox = new St.BoxLayout({style_class: 'alarmd-quick', x_expand: true});
         for (const minutes of QUICK_MINUTES) {
             const b = new St.Button({
-                label: _('%d min').format(minutes),
+                label: minutesText(minutes),
                 style_class: 'button alarmd-button',
                 can_focus: true,
                 x_expand: true,
@@ -608,6 +629,8 @@ class AlarmdIndicator extends PanelMenu.Button {
         const entryItem = new PopupMenu.PopupBaseMenuItem({reactive: false, can_focus: false});
         const entryBox = vertical(new St.BoxLayout({x_expand: true}));
         this._entry = new St.Entry({
+            // Translators: the hint in the field that starts a timer of the length typed. Keep the examples
+            // as they are: the field reads seconds, or d, h, m and s groups, in any language.
             hint_text: _('Timer… (e.g. 90, 30s, 5m, 1h30m)'),
             can_focus: true,
             x_expand: true,
@@ -641,7 +664,9 @@ class AlarmdIndicator extends PanelMenu.Button {
         const parsed = Model.parseDuration(this._entry.text);
         if (parsed.error) {
             const why = {
+                // Translators: keep the examples 90, 5m and 1h30m as they are (what the field reads).
                 empty: _('Type a duration such as 90, 5m or 1h30m'),
+                // Translators: %s is what the user typed into the timer field.
                 malformed: _('“%s” is not a duration').format(this._entry.text.trim()),
                 zero: _('A timer must be longer than zero'),
                 tooLong: _('A timer can be at most five years'),
@@ -665,10 +690,11 @@ class AlarmdIndicator extends PanelMenu.Button {
     }
 
     draw(alarms, running, now) {
-        const v = Model.panelView(alarms, running, now, _);
-        const next = Model.nextAlarm(running ? alarms : [], now, this._client.hour12);
+        const v = Model.panelView(alarms, running, now, TR, this._client.hour12);
+        const next = Model.nextAlarm(running ? alarms : [], now, this._client.hour12, TR);
         this._alarmIcon.visible = next.alarm !== null;
         this._next.visible = next.alarm !== null;
+        // Translators: the menu's heading; %s is the next alarm's weekday and time, "Mon 06:45".
         this._next.label.text = _('Next alarm: %s').format(next.text);
         const label = this._label;
         this._box.remove_style_class_name('alarmd-alerting');
@@ -1087,41 +1113,54 @@ export class AlarmdClient {
     }
 
     /** Calls alarmd's manager; the error's text (null on success) goes to `show`, the menu's line unless
-     *  the caller shows it where it was asked (the alarm form). */
-    async _call(method, params, what, show = text => this._indicator?.showError(text)) {
+     *  the caller shows it where it was asked (the alarm form). `failed` is the whole sentence that says
+     *  what did not happen, translated, with %s for alarmd's reason. */
+    async _call(method, params, failed, show = text => this._indicator?.showError(text)) {
         try {
             await this._conn.call(BUS_NAME, MANAGER_PATH, MANAGER_IFACE, method, params, null,
                 Gio.DBusCallFlags.NONE, -1, this._cancellable);
             return null;
         } catch (e) {
-            const text = isCancelled(e) ? e.message : _('%s failed: %s').format(what, e.message);
+            const text = isCancelled(e) ? e.message : failed.format(e.message);
             if (!isCancelled(e))
                 show(text);
             return text;
         }
     }
 
+    // Translators (the "Could not …" messages): %s is alarmd's reason, as it gave it.
+
     /** A new wake-up alarm of the user's own (no app id): Schedule('', {hour, minute, weekdays, …}). */
     scheduleAlarm(config) {
-        return this._call('Schedule', new GLib.Variant('(sa{sv})', ['', config]), _('Alarm'), () => {});
+        return this._call('Schedule', new GLib.Variant('(sa{sv})', ['', config]), _('Could not set the alarm: %s'),
+            () => {});
     }
 
     updateAlarm(id, config) {
-        return this._call('Update', new GLib.Variant('(sa{sv}as)', [id, config, []]), _('Alarm'), () => {});
+        return this._call('Update', new GLib.Variant('(sa{sv}as)', [id, config, []]),
+            _('Could not change the alarm: %s'), () => {});
     }
 
     cancelAlarm(id) {
-        return this._call('Cancel', new GLib.Variant('(s)', [id]), _('Delete'), () => {});
+        return this._call('Cancel', new GLib.Variant('(s)', [id]), _('Could not delete the alarm: %s'), () => {});
     }
 
     /** Switches an alarm off (it keeps its schedule and never rings) or on (it rings at its next time). */
     setEnabled(id, enabled) {
         this._call('Update', new GLib.Variant('(sa{sv}as)', [id, {enabled: new GLib.Variant('b', enabled)}, []]),
-            _('Alarm'));
+            enabled ? _('Could not switch the alarm on: %s') : _('Could not switch the alarm off: %s'));
     }
 
+    /** The menu's and the lock screen's buttons: Stop, Countdown (Snooze), Pause, Resume, Cancel. */
     callAlarm(method, id) {
-        this._call(method, new GLib.Variant('(s)', [id]), method);
+        const failed = {
+            Stop: _('Could not stop the alarm: %s'),
+            Countdown: _('Could not snooze the alarm: %s'),
+            Pause: _('Could not pause the timer: %s'),
+            Resume: _('Could not resume the timer: %s'),
+            Cancel: _('Could not cancel: %s'),
+        }[method];
+        this._call(method, new GLib.Variant('(s)', [id]), failed);
     }
 
     /** An app's own action (docs/API.md: stop_action, secondary_action), as alarmd's notification does:
@@ -1145,7 +1184,7 @@ export class AlarmdClient {
             title: new GLib.Variant('s', _('Timer')),
             duration: new GLib.Variant('u', seconds),
         };
-        this._call('Schedule', new GLib.Variant('(sa{sv})', ['', config]), _('Timer'));
+        this._call('Schedule', new GLib.Variant('(sa{sv})', ['', config]), _('Could not start the timer: %s'));
     }
 
     async startService() {
