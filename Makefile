@@ -345,6 +345,7 @@ test-wake:
 POT_FRESH = $(RELEASE_SCRATCH)/pot-fresh
 test-translations:
 	@mkdir -p $(POT_FRESH)
+	@$(MAKE) -s --no-print-directory gnome-pot GNOME_POT=$(POT_FRESH)/gnome-shell-extension-alarmd.pot && scripts/check-po gnome-shell-extension-alarmd applets/gnome-shell/po $(POT_FRESH)/gnome-shell-extension-alarmd.pot
 	@true
 
 # Every translation template, from the sources.
