@@ -50,7 +50,7 @@ SWIFT_BUILD = $(SWIFT) build $(STRICT)
 # a tool, or of the checks that run them, goes through TOOLS.
 TOOLS = ALARMD_TOOLS=1
 
-.PHONY: all deps build-deps run-deps build run install-check install-files install-payload deb deb13 test-package test-package13 test lint-reuse test-swift test-unit test-integration test-checks test-tools test-asan test-tsan valgrind-leaks test-unit-sandbox test-desktop test-gnome test-gnome48 test-gnome46 test-gnome50 test-gnome51 test-next lint-gnome gnome-pot bench docs install install-gnome-extension uninstall clean crash-test fuzz-core fuzz-bus plasma-applet install-plasma-applet install-plasma-applet-if-built test-plasma plasma-pot plasma6-applet plasma6-applet-here test-plasma6 test-plasma67 test-wake test-translations pot alarmd-pot
+.PHONY: all deps build-deps run-deps build locale run install-check install-files install-payload deb deb13 test-package test-package13 test lint-reuse test-swift test-unit test-integration test-checks test-tools test-asan test-tsan valgrind-leaks test-unit-sandbox test-desktop test-gnome test-gnome48 test-gnome46 test-gnome50 test-gnome51 test-next lint-gnome gnome-pot bench docs install install-gnome-extension uninstall clean crash-test fuzz-core fuzz-bus plasma-applet install-plasma-applet install-plasma-applet-if-built test-plasma plasma-pot plasma6-applet plasma6-applet-here test-plasma6 test-plasma67 test-wake test-translations pot alarmd-pot
 
 # A bare `make` builds, as the README's "From source" says.
 all: build
@@ -71,15 +71,21 @@ build-deps:
 run-deps:
 	@scripts/install-deps run
 
-build: build-deps
+build: build-deps locale
 	@command -v "$(SWIFT)" >/dev/null || { echo "make: no Swift toolchain ($(SWIFT)): install Swift 6 (README, Requirements) and put its usr/bin on PATH" >&2; exit 1; }
 	$(RELEASE) --product alarmd
 	$(RELEASE) --product alarmctl
-	@for po in po/*.po; do lang=$$(basename "$$po" .po); \
+	@echo "Built $(BUILT)/alarmd and $(BUILT)/alarmctl. Install them with: sudo make install"
+
+# Every domain's translations compiled into $(LOCALE_BUILT) (LL/LC_MESSAGES/DOMAIN.mo): alarmd's (po/) and
+# the GNOME Shell extension's, as `make install` takes them and ALARMD_LOCALEDIR shows alarmd where they
+# are. `build` makes them, and so does each suite that runs alarmd in another language (test-gnome48),
+# without the release build.
+locale:
+	@for po in po/*.po; do [ -e "$$po" ] || continue; lang=$$(basename "$$po" .po); \
 		mkdir -p "$(LOCALE_BUILT)/$$lang/LC_MESSAGES"; msgfmt -c -o "$(LOCALE_BUILT)/$$lang/LC_MESSAGES/alarmd.mo" "$$po" || exit 1; done
 	@for po in applets/gnome-shell/po/*.po; do [ -e "$$po" ] || continue; lang=$$(basename "$$po" .po); \
 		mkdir -p "$(LOCALE_BUILT)/$$lang/LC_MESSAGES"; msgfmt -o "$(LOCALE_BUILT)/$$lang/LC_MESSAGES/gnome-shell-extension-alarmd.mo" "$$po" || exit 1; done
-	@echo "Built $(BUILT)/alarmd and $(BUILT)/alarmctl. Install them with: sudo make install"
 
 # alarmd from the checkout on the session bus (a private one if there is none), with the checkout's
 # sounds and icons, and alarmctl built beside it.
@@ -166,10 +172,11 @@ test-gnome: lint-gnome
 # and cached in /var/cache/alarmd-tests (Tests/lib/debian_root.py: about 4 minutes and 470 MB of
 # downloads the first time, a 1.9 GB tarball; then about 2 minutes a run), with the checks of test-gnome
 # and more (as root). The host's debug alarmd runs in the root, the toolchain's runtime bound read-only
-# at /opt/swift. Screenshots: test-artifacts/gnome-shell-48/.
-test-gnome48: lint-gnome
+# at /opt/swift. Then a short pass in Chinese and one in Vietnamese (alarmd and the shell started again
+# in the language, alarmd with the translations `locale` compiles). Screenshots: test-artifacts/gnome-shell-48/.
+test-gnome48: lint-gnome locale
 	$(SWIFT_BUILD) --product alarmd
-	ALARMD="$$($(SWIFT) build --show-bin-path)/alarmd" Tests/desktop/gnome-shell/run-root trixie
+	ALARMD="$$($(SWIFT) build --show-bin-path)/alarmd" ALARMD_LOCALEDIR="$(LOCALE_BUILT)" Tests/desktop/gnome-shell/run-root trixie
 
 # The same in GNOME Shell 46 (Ubuntu 24.04 LTS's; in no Debian suite): mutter 46.9 and gnome-shell 46.10
 # built from source into a prefix by Tests/desktop/gnome-shell/gnome46/build.py (its doc says where the
@@ -373,7 +380,7 @@ GNOME_POT_COMMITTED = applets/gnome-shell/po/gnome-shell-extension-alarmd.pot
 GNOME_POT = $(GNOME_POT_COMMITTED)
 gnome-pot:
 	{ grep '^# SPDX-' $(GNOME_POT_COMMITTED); \
-	  xgettext --language=JavaScript --from-code=UTF-8 --keyword=_ --keyword=C_:1c,2 --add-comments=Translators \
+	  xgettext --language=JavaScript --from-code=UTF-8 --keyword=_ --keyword=C_:1c,2 --add-comments=Translators --add-location=file \
 		--package-name=gnome-shell-extension-alarmd --msgid-bugs-address=alarmd@alarmd.org --output=- \
 		$(sort $(wildcard applets/gnome-shell/$(GNOME_EXT)/*.js applets/gnome-shell/$(GNOME_EXT)/*/*.js)); \
 	} > $(GNOME_POT).new && mv $(GNOME_POT).new $(GNOME_POT)
