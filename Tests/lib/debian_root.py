@@ -294,12 +294,15 @@ class Root:
 
 # The one desktop root of the suites that run today's desktops (GNOME Shell, Plasma 6) with sound, as
 # PLATFORM-NOTES lists it ("One root with both desktops and sound"), plus what the suites run inside it:
-# gsettings and dconf (the shell's settings), alarmd's libraries (libsqlite3-0).
+# gsettings and dconf (the shell's settings), alarmd's libraries (libsqlite3-0); and for the sessions in
+# the languages alarmd ships, their locales (locales-all: no localedef at each run) and the Chinese and
+# Japanese glyphs (fonts-noto-cjk: Simplified, Traditional, Japanese), without which a CJK label draws boxes.
 DESKTOP_PACKAGES = [
     'gnome-shell', 'dbus-daemon', 'procps', 'plasma-workspace', 'plasma-desktop', 'qdbus-qt6', 'kwin-x11', 'xvfb',
     'xdotool', 'imagemagick', 'x11-utils', 'xauth', 'pipewire', 'wireplumber', 'pipewire-pulse', 'pulseaudio-utils',
     'gnome-session-canberra', 'sound-theme-freedesktop',
     'libglib2.0-bin', 'dconf-service', 'dconf-gsettings-backend', 'libsqlite3-0',
+    'locales-all', 'fonts-noto-cjk',
 ]
 # The desktop root of a suite that runs GNOME Shell alone (sid's): sid carries Plasma through transitions
 # that can leave it uninstallable for days, and the GNOME suites need none of it. alarmd loads libcanberra
