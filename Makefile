@@ -50,7 +50,7 @@ SWIFT_BUILD = $(SWIFT) build $(STRICT)
 # a tool, or of the checks that run them, goes through TOOLS.
 TOOLS = ALARMD_TOOLS=1
 
-.PHONY: all deps build-deps run-deps build locale run install-check install-files install-payload deb deb13 test-package test-package13 test lint-reuse test-swift test-unit test-integration test-checks test-tools test-asan test-tsan valgrind-leaks test-unit-sandbox test-desktop test-gnome test-gnome48 test-gnome46 test-gnome50 test-gnome51 test-next lint-gnome gnome-pot bench docs install install-gnome-extension uninstall clean crash-test fuzz-core fuzz-bus plasma-applet install-plasma-applet install-plasma-applet-if-built test-plasma plasma-pot plasma6-applet plasma6-applet-here test-plasma6 test-plasma67 test-wake test-translations pot alarmd-pot
+.PHONY: all deps build-deps run-deps build run install-check install-files install-payload deb deb13 test-package test-package13 test lint-reuse test-swift test-unit test-integration test-checks test-tools test-asan test-tsan valgrind-leaks test-unit-sandbox test-desktop test-gnome test-gnome48 test-gnome46 test-gnome50 test-gnome51 test-next lint-gnome gnome-pot bench docs install install-gnome-extension uninstall clean crash-test fuzz-core fuzz-bus plasma-applet install-plasma-applet install-plasma-applet-if-built test-plasma plasma-pot plasma6-applet plasma6-applet-here test-plasma6 test-plasma67 test-wake test-translations pot alarmd-pot locale
 
 # A bare `make` builds, as the README's "From source" says.
 all: build
@@ -77,10 +77,9 @@ build: build-deps locale
 	$(RELEASE) --product alarmctl
 	@echo "Built $(BUILT)/alarmd and $(BUILT)/alarmctl. Install them with: sudo make install"
 
-# Every domain's translations compiled into $(LOCALE_BUILT) (LL/LC_MESSAGES/DOMAIN.mo): alarmd's (po/) and
-# the GNOME Shell extension's, as `make install` takes them and ALARMD_LOCALEDIR shows alarmd where they
-# are. `build` makes them, and so does each suite that runs alarmd in another language (test-gnome48),
-# without the release build.
+# The compiled translations of alarmd's domain (po/) and the GNOME extension's (its own domain,
+# gnome-shell-extension-alarmd), laid out as share/locale is (LL/LC_MESSAGES/DOMAIN.mo): `make run` and
+# test-gnome48 point alarmd at them (ALARMD_LOCALEDIR), install-gnome-extension copies the extension's.
 locale:
 	@for po in po/*.po; do [ -e "$$po" ] || continue; lang=$$(basename "$$po" .po); \
 		mkdir -p "$(LOCALE_BUILT)/$$lang/LC_MESSAGES"; msgfmt -c -o "$(LOCALE_BUILT)/$$lang/LC_MESSAGES/alarmd.mo" "$$po" || exit 1; done
@@ -354,8 +353,9 @@ test-wake:
 POT_FRESH = $(RELEASE_SCRATCH)/pot-fresh
 test-translations:
 	@mkdir -p $(POT_FRESH)
+	@$(MAKE) --no-print-directory alarmd-pot ALARMD_POT=$(POT_FRESH)/alarmd.pot
+	scripts/check-po alarmd po $(POT_FRESH)/alarmd.pot
 	@$(MAKE) -s --no-print-directory gnome-pot GNOME_POT=$(POT_FRESH)/gnome-shell-extension-alarmd.pot && scripts/check-po gnome-shell-extension-alarmd applets/gnome-shell/po $(POT_FRESH)/gnome-shell-extension-alarmd.pot
-	@true
 
 # Every translation template, from the sources.
 pot: alarmd-pot gnome-pot plasma-pot
@@ -459,6 +459,8 @@ install-payload: install-gnome-extension install-plasma-applet-if-built
 	install -Dm644 data/completions/_alarmctl "$(DESTDIR)$(DATADIR)/zsh/vendor-completions/_alarmctl"
 	install -Dm644 data/completions/alarmctl.fish "$(DESTDIR)$(DATADIR)/fish/vendor_completions.d/alarmctl.fish"
 	install -Dm644 dbus/alarmd-qt.h "$(DESTDIR)$(PREFIX)/include/alarmd/alarmd-qt.h"
+	for po in po/*.po; do lang=$$(basename "$$po" .po); msgfmt -c -o - "$$po" | \
+		install -Dm644 /dev/stdin "$(DESTDIR)$(DATADIR)/locale/$$lang/LC_MESSAGES/alarmd.mo" || exit 1; done
 
 install-check:
 	@for f in "$(BUILT)/alarmd" "$(BUILT)/alarmctl"; do [ -x "$$f" ] || { \
@@ -490,6 +492,7 @@ uninstall:
 	rm -rf "$(DESTDIR)$(PREFIX)/include/alarmd"
 	rm -rf "$(DESTDIR)$(DATADIR)/plasma/plasmoids/$(PLASMA_APPLET)" "$(DESTDIR)$(DATADIR)/metainfo/$(PLASMA_APPLET).appdata.xml"
 	rm -f "$(DESTDIR)$(DATADIR)"/locale/*/LC_MESSAGES/plasma_applet_$(PLASMA_APPLET).mo
+	for po in po/*.po; do rm -f "$(DESTDIR)$(DATADIR)/locale/$$(basename "$$po" .po)/LC_MESSAGES/alarmd.mo"; done
 	$(if $(QT_QML_DIR),rm -rf "$(DESTDIR)$(QT_QML_DIR)/org/alarmd")
 	@DESTDIR="$(DESTDIR)" PREFIX="$(PREFIX)" RECORD="$(INSTALL_DIRS_RECORD)" scripts/uninstall-leftovers
 
