@@ -374,15 +374,18 @@ alarmd-pot:
 	} > $(ALARMD_POT).new && mv $(ALARMD_POT).new $(ALARMD_POT)
 
 # Regenerates the extension's translation template (its own gettext domain, gnome-shell-extension-alarmd)
-# from all its scripts, keeping the committed template's SPDX lines (as plasma-pot). GNOME_POT=FILE writes
-# a fresh one elsewhere (test-translations and the GNOME suites compare it with po/'s). C_ is pgettext.
+# from all its scripts and its settings schema (whose texts dconf-editor shows; xgettext tells the two
+# kinds by their names), keeping the committed template's SPDX lines (as plasma-pot). GNOME_POT=FILE
+# writes a fresh one elsewhere (test-translations and the GNOME suites compare it with po/'s). C_ is
+# pgettext.
 GNOME_POT_COMMITTED = applets/gnome-shell/po/gnome-shell-extension-alarmd.pot
 GNOME_POT = $(GNOME_POT_COMMITTED)
 gnome-pot:
 	{ grep '^# SPDX-' $(GNOME_POT_COMMITTED); \
-	  xgettext --language=JavaScript --from-code=UTF-8 --keyword=_ --keyword=C_:1c,2 --add-comments=Translators --add-location=file \
+	  xgettext --from-code=UTF-8 --keyword=_ --keyword=C_:1c,2 --add-comments=Translators --add-location=file \
 		--package-name=gnome-shell-extension-alarmd --msgid-bugs-address=alarmd@alarmd.org --output=- \
-		$(sort $(wildcard applets/gnome-shell/$(GNOME_EXT)/*.js applets/gnome-shell/$(GNOME_EXT)/*/*.js)); \
+		$(sort $(wildcard applets/gnome-shell/$(GNOME_EXT)/*.js applets/gnome-shell/$(GNOME_EXT)/*/*.js \
+			applets/gnome-shell/$(GNOME_EXT)/schemas/*.gschema.xml)); \
 	} > $(GNOME_POT).new && mv $(GNOME_POT).new $(GNOME_POT)
 
 # Figures beside baselines from the same run (tools/bench/RESULTS.md); BENCH_ARGS="--figures 2 --seed 7" etc.
