@@ -16,14 +16,17 @@ public struct GettextLanguage: Language {
     public func template(of m: Phrase) -> String {
         // gettext's msgctxt: the context and the id joined by EOT, as pgettext does in C.
         let key = m.context.map { $0 + "\u{4}" + m.id } ?? m.id
+        // Untranslated, gettext hands back the very pointer it was given: the C copies of key and
+        // plural must outlive the read of its answer, not only the call (a temporary's did not:
+        // a long text read freed memory).
         let found: String
         if let plural = m.plural {
-            found = String(cString: dngettext(domain, key, plural, UInt(max(0, m.count))))
+            found = key.withCString { k in plural.withCString { p in String(cString: dngettext(domain, k, p, UInt(max(0, m.count)))) } }
             // Untranslated: gettext hands back the English it was given, the key for one.
             if found == key { return m.id }
             return found
         }
-        found = String(cString: dgettext(domain, key))
+        found = key.withCString { k in String(cString: dgettext(domain, k)) }
         return found == key ? m.id : found
     }
 }
