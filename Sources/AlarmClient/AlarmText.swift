@@ -34,7 +34,11 @@ public enum AlarmText {
         if set.isEmpty { return oneShot(fire: fire, now: now, zone: zone, language) }
         let start = Weekday.allCases.firstIndex(of: firstDay ?? language.conventions.firstWeekday)!
         let week = (0..<7).map { Weekday.allCases[(start + $0) % 7] }
-        let name = language.conventions.name(of:)
+        func name(_ day: Weekday) -> String {
+            // Translators: a day in the list of days an alarm rings on, as the locale abbreviates it ("Mon");
+            // where the abbreviation needs a word around it, add it here ("周%s" for "一").
+            language.say(NC_("day", "%s", language.conventions.name(of: day)))
+        }
         var parts: [String] = [], run: [Weekday] = []
         func close() {
             // Translators: three or more days in a row, as "Mon–Fri": %1$s the first, %2$s the last
