@@ -347,7 +347,8 @@ test-wake:
 POT_FRESH = $(RELEASE_SCRATCH)/pot-fresh
 test-translations:
 	@mkdir -p $(POT_FRESH)
-	@true
+	@$(MAKE) --no-print-directory alarmd-pot ALARMD_POT=$(POT_FRESH)/alarmd.pot
+	scripts/check-po alarmd po $(POT_FRESH)/alarmd.pot
 
 # Every translation template, from the sources.
 pot: alarmd-pot gnome-pot plasma-pot
@@ -449,6 +450,8 @@ install-payload: install-gnome-extension install-plasma-applet-if-built
 	install -Dm644 data/completions/_alarmctl "$(DESTDIR)$(DATADIR)/zsh/vendor-completions/_alarmctl"
 	install -Dm644 data/completions/alarmctl.fish "$(DESTDIR)$(DATADIR)/fish/vendor_completions.d/alarmctl.fish"
 	install -Dm644 dbus/alarmd-qt.h "$(DESTDIR)$(PREFIX)/include/alarmd/alarmd-qt.h"
+	for po in po/*.po; do lang=$$(basename "$$po" .po); msgfmt -c -o - "$$po" | \
+		install -Dm644 /dev/stdin "$(DESTDIR)$(DATADIR)/locale/$$lang/LC_MESSAGES/alarmd.mo" || exit 1; done
 
 install-check:
 	@for f in "$(BUILT)/alarmd" "$(BUILT)/alarmctl"; do [ -x "$$f" ] || { \
@@ -480,6 +483,7 @@ uninstall:
 	rm -rf "$(DESTDIR)$(PREFIX)/include/alarmd"
 	rm -rf "$(DESTDIR)$(DATADIR)/plasma/plasmoids/$(PLASMA_APPLET)" "$(DESTDIR)$(DATADIR)/metainfo/$(PLASMA_APPLET).appdata.xml"
 	rm -f "$(DESTDIR)$(DATADIR)"/locale/*/LC_MESSAGES/plasma_applet_$(PLASMA_APPLET).mo
+	for po in po/*.po; do rm -f "$(DESTDIR)$(DATADIR)/locale/$$(basename "$$po" .po)/LC_MESSAGES/alarmd.mo"; done
 	$(if $(QT_QML_DIR),rm -rf "$(DESTDIR)$(QT_QML_DIR)/org/alarmd")
 	@DESTDIR="$(DESTDIR)" PREFIX="$(PREFIX)" RECORD="$(INSTALL_DIRS_RECORD)" scripts/uninstall-leftovers
 

@@ -13,21 +13,26 @@ public struct GettextLanguage: Language {
     public let domain: String
     public let conventions: LocaleConventions
 
+    /// A domain the caller has bound (`Translation.current` binds alarmd's).
+    public init(domain: String, conventions: LocaleConventions) {
+        self.domain = domain
+        self.conventions = conventions
+    }
+
     public func template(of m: Phrase) -> String {
         // gettext's msgctxt: the context and the id joined by EOT, as pgettext does in C.
         let key = m.context.map { $0 + "\u{4}" + m.id } ?? m.id
-        // Untranslated, gettext hands back the very pointer it was given: the C copies of key and
-        // plural must outlive the read of its answer, not only the call (a temporary's did not:
-        // a long text read freed memory).
-        let found: String
-        if let plural = m.plural {
-            found = key.withCString { k in plural.withCString { p in String(cString: dngettext(domain, k, p, UInt(max(0, m.count)))) } }
-            // Untranslated: gettext hands back the English it was given, the key for one.
-            if found == key { return m.id }
-            return found
+        // An untranslated text comes back as the very pointer passed in, which Swift's bridged
+        // argument frees on return: the answer is copied while the argument still lives.
+        let found: String = key.withCString { k in
+            if let plural = m.plural {
+                return plural.withCString { p in String(cString: dngettext(domain, k, p, UInt(max(0, m.count)))) }
+            }
+            return String(cString: dgettext(domain, k))
         }
-        found = key.withCString { k in String(cString: dgettext(domain, k)) }
-        return found == key ? m.id : found
+        // Untranslated: gettext hands back the English it was given (the key, for one).
+        if found == key { return m.plural != nil && m.count != 1 ? m.plural! : m.id }
+        return found
     }
 }
 
