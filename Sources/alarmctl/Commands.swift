@@ -73,8 +73,11 @@ struct Commands {
         if !s.enabled { return ("-", "-") }
         switch s.state {
         case .alerting?: return (say(NC_("state", "ringing")), say(NC_("time", "now")))
-        // Translators: how much of a paused countdown is left; %s is the time ("4:49").
-        case .paused?: return (say(NC_("state", "paused")), say(N_("%s left", TimeText.clock(s.remaining(at: t), language: language))))
+        case .paused?:
+            let clock = TimeText.clock(s.remaining(at: t), language: language)
+            // Translators: how much of a paused countdown is left; %s is the time ("4:49").
+            let left = say(N_("%s left", clock))
+            return (say(NC_("state", "paused")), left)
         case .countdown?, .scheduled?, nil: return (local(s.fireTime, t), relative(s.fireTime, t))
         }
     }
@@ -384,8 +387,8 @@ struct Commands {
     /// What a transition did, for the alarm it did it to.
     private func done(_ verb: String, _ s: AlarmSnapshot) -> String {
         let id = IDPrefix.short(s.id), title = s.title
-        // Translators: what alarmctl did: %1$s the id, %2$s the title.
         switch verb {
+        // Translators: what alarmctl did: %1$s the id, %2$s the title.
         case "pause": return say(N_("Paused %1$s \"%2$s\".", id, title))
         case "resume": return say(N_("Resumed %1$s \"%2$s\".", id, title))
         case "stop": return say(N_("Stopped %1$s \"%2$s\".", id, title))
@@ -399,8 +402,8 @@ struct Commands {
     /// What failed when a transition did: "cannot snooze 3f8f8e00 "Pizza"".
     private func cannot(_ verb: String, _ s: AlarmSnapshot) -> String {
         let id = IDPrefix.short(s.id), title = s.title
-        // Translators: what failed: %1$s the id, %2$s the title.
         switch verb {
+        // Translators: what failed: %1$s the id, %2$s the title.
         case "pause": return say(N_("cannot pause %1$s \"%2$s\"", id, title))
         case "resume": return say(N_("cannot resume %1$s \"%2$s\"", id, title))
         case "stop": return say(N_("cannot stop %1$s \"%2$s\"", id, title))

@@ -92,7 +92,8 @@ final class Watch {
             switch s.state {
             case .alerting?:
                 // Translators: in 'alarmctl watch', beside a ringing alarm's title.
-                lines.append(out.styled("  🔔 \(title)  \(say(N_("RINGING")))  (\(id))", .reverseRed))
+                let ringing = say(N_("RINGING"))
+                lines.append(out.styled("  🔔 \(title)  \(ringing)  (\(id))", .reverseRed))
             case .countdown?, .paused?:
                 let p = s.progress(at: now)
                 let filled = Int((p * Double(barWidth)).rounded(.down))
