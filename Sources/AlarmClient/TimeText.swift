@@ -139,7 +139,9 @@ public enum TimeText {
     public static func days(_ names: [String], language: any Language = English()) -> String {
         // Any other locale writes the days in its own names (AlarmText.days), which --days does not read.
         if language.conventions != .c {
-            return names.isEmpty ? "" : AlarmText.days(names, fire: 0, now: 0, zone: .utc, language: language)
+            // Names it does not know are left out here too: none known is no repeat, not a one-shot's day.
+            let known = names.filter { Weekday(rawValue: $0) != nil }
+            return known.isEmpty ? "" : AlarmText.days(known, fire: 0, now: 0, zone: .utc, language: language)
         }
         let all = Weekday.allCases.map(\.rawValue)
         let set = Set(names)

@@ -100,6 +100,8 @@ struct GermanCatalog: Language {
         #expect(TimeText.days(workdays) == "mon-fri", "what --days reads, as alarmctl always printed it")
         #expect(TimeText.days(workdays, language: german) == "Mo–Fr")
         #expect(TimeText.days([], language: german) == "")
+        #expect(TimeText.days(["funday"], language: german) == "", "names it does not know are left out, as in the C locale")
+        #expect(TimeText.days(["funday", "sunday"], language: german) == "So")
     }
 
     @Test func panelTextInTheLanguage() {
