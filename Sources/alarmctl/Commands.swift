@@ -634,6 +634,22 @@ extension AlarmSnapshot {
 }
 
 extension String {
-    func leftPadded(to width: Int) -> String { count >= width ? self : String(repeating: " ", count: width - count) + self }
-    func rightPadded(to width: Int) -> String { count >= width ? self : self + String(repeating: " ", count: width - count) }
+    /// The terminal columns it takes: two for the wide characters of Chinese, Japanese and Korean
+    /// (East Asian Width W and F, as wcwidth(3) counts them), none for combining marks.
+    var columns: Int {
+        unicodeScalars.reduce(0) { width, u in
+            switch u.properties.generalCategory {
+            case .nonspacingMark, .enclosingMark, .format: return width
+            default: return width + (String.wide.contains { $0.contains(u.value) } ? 2 : 1)
+            }
+        }
+    }
+
+    private static let wide: [ClosedRange<UInt32>] = [
+        0x1100...0x115F, 0x2E80...0x303E, 0x3041...0x33FF, 0x3400...0x4DBF, 0x4E00...0x9FFF, 0xA000...0xA4CF,
+        0xAC00...0xD7A3, 0xF900...0xFAFF, 0xFE30...0xFE4F, 0xFF00...0xFF60, 0xFFE0...0xFFE6, 0x20000...0x3FFFD,
+    ]
+
+    func leftPadded(to width: Int) -> String { columns >= width ? self : String(repeating: " ", count: width - columns) + self }
+    func rightPadded(to width: Int) -> String { columns >= width ? self : self + String(repeating: " ", count: width - columns) }
 }
