@@ -80,5 +80,12 @@ import Testing
         #expect(list.status == 0, "\(list.err)")
         let row = try #require(list.out.split(separator: "\n").first { $0.contains("起床") }.map(String.init))
         #expect(row.contains("闹钟") && row.contains("周一至周五") && row.contains("07:30"), "\(row)")
+        // The columns line up on a terminal, where each of these characters takes two columns.
+        let header = try #require(list.out.split(separator: "\n").first.map(String.init))
+        func columns(before text: String, in line: String) throws -> Int {
+            let prefix = try #require(line.range(of: text).map { line[..<$0.lowerBound] })
+            return prefix.unicodeScalars.reduce(0) { $0 + ($1.value >= 0x2E80 ? 2 : 1) }
+        }
+        #expect(try columns(before: "标题", in: header) == columns(before: "起床", in: row), "\(list.out)")
     }
 }
