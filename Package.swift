@@ -45,10 +45,10 @@ let package = Package(
 
         // What every client shares: the contract's names (from AlarmCore), a typed proxy, snapshots
         // with the applet rule, a live mirror fed by signals, panel lines. Never the daemon.
-        .target(name: "AlarmClient", dependencies: ["AlarmCore", "SDBus", "SystemFiles"], path: "Sources/AlarmClient"),
+        .target(name: "AlarmClient", dependencies: ["AlarmCore", "SDBus", "SystemFiles", "Gettext"], path: "Sources/AlarmClient"),
 
         .executableTarget(name: "alarmd", dependencies: ["AlarmDaemon"], path: "Sources/alarmd"),
-        .executableTarget(name: "alarmctl", dependencies: ["AlarmClient", "AlarmCore", "SDBus"], path: "Sources/alarmctl"),
+        .executableTarget(name: "alarmctl", dependencies: ["AlarmClient", "AlarmCore", "SDBus", "Gettext"], path: "Sources/alarmctl"),
         // What the tools below and the unit tests share: what the clients know must hold after a crash
         // (CrashModel, docs/crash-consistency.md), and hostile input generators and the engine harness
         // (AlarmFuzzing, docs/fuzzing.md), whose recorded inputs AlarmCoreTests replays.

@@ -1,6 +1,8 @@
 // SPDX-FileCopyrightText: 2026 The alarmd developers <alarmd@alarmd.org>
 // SPDX-License-Identifier: LGPL-2.1-or-later
 
+import AlarmCore
+
 /// How `--json` prints, as systemd's tools name the modes: `short` one compact line, `pretty`
 /// indented, `off` as if it were not given.
 public enum JSONMode: String, CaseIterable, Equatable, Sendable {
@@ -98,15 +100,23 @@ public struct Invocation: Equatable, Sendable {
     /// The commands whose output `--json` can be, in the words of the usage.
     public static let jsonCommands = "list, status, auth list and monitor"
 
+    /// The usage error of `--json` given to `command`, which prints none.
+    public static func printsNoJSON(_ command: String, _ language: any Language) -> String {
+        // Translators: a usage error; %s is the command ("watch"); the commands named after "with" are alarmctl's.
+        language.say(N_("'%s' prints no JSON: --json works with list, status, auth list and monitor", command))
+    }
+
     /// Reads a command line.
     ///
     /// - Parameters:
     ///   - args: The arguments after the program's name.
     ///   - commands: The commands and their options; ``Invocation/commands`` but in tests.
+    ///   - language: The language of the ``Failure``'s message.
     /// - Throws: ``Failure`` for an unknown command or option, a command's option before the
     ///   command, a value missing or given to an option that takes none, a `--json` mode other than
     ///   `short`, `pretty` or `off`, or `--json` for a command that prints no JSON.
-    public init(_ args: [String], commands: [String: CommandOptions] = Invocation.commands) throws(Failure) {
+    public init(_ args: [String], commands: [String: CommandOptions] = Invocation.commands,
+                language: any Language = English()) throws(Failure) {
         var rest = args[...]
         var onlyArguments = false
         var options: CommandOptions?
@@ -115,7 +125,8 @@ public struct Invocation: Equatable, Sendable {
         while let a = rest.popFirst() {
             if onlyArguments || a == "-" || !a.hasPrefix("-") {
                 if command == nil {
-                    guard let o = commands[a] else { throw Failure(message: "unknown command '\(a)'", command: nil) }
+                    // Translators: a usage error; %s is what was typed.
+                    guard let o = commands[a] else { throw Failure(message: language.say(N_("unknown command '%s'", a)), command: nil) }
                     command = a
                     options = o
                 } else {
@@ -125,18 +136,25 @@ public struct Invocation: Equatable, Sendable {
             }
             if a == "--" { onlyArguments = true; continue }
             if a == "-h" { help = true; continue }
-            guard a.hasPrefix("--") else { throw fail("unknown option \(a)" + (command.map { " for '\($0)'" } ?? "")) }
+            guard a.hasPrefix("--") else {
+                // Translators: a usage error: %1$s the option as typed, %2$s the command.
+                throw fail(command.map { language.say(N_("unknown option %1$s for '%2$s'", a, $0)) }
+                           // Translators: a usage error; %s is the option as typed.
+                           ?? language.say(N_("unknown option %s", a)))
+            }
             let body = a.dropFirst(2)
             let name = String(body.prefix { $0 != "=" })
             let inline = body.contains("=") ? String(body.drop { $0 != "=" }.dropFirst()) : nil
             func value() throws(Failure) -> String {
                 // A value may start with "-" (a title "-x-"): after an option that takes one, the
                 // next word is its value, whatever it looks like, as getopt has it.
-                guard let v = inline ?? rest.popFirst() else { throw fail("option --\(name) needs a value") }
+                // Translators: a usage error; %s is the option's name, after its dashes.
+                guard let v = inline ?? rest.popFirst() else { throw fail(language.say(N_("option --%s needs a value", name))) }
                 return v
             }
             func noValue() throws(Failure) {
-                if inline != nil { throw fail("option --\(name) takes no value") }
+                // Translators: a usage error; %s is the option's name, after its dashes.
+                if inline != nil { throw fail(language.say(N_("option --%s takes no value", name))) }
             }
             switch name {
             case "address": address = try value()
@@ -145,15 +163,19 @@ public struct Invocation: Equatable, Sendable {
             case "help": try noValue(); help = true
             case "json":
                 guard let mode = inline.map({ JSONMode(rawValue: $0) }) ?? .short else {
-                    throw fail("--json takes pretty, short or off, not '\(inline ?? "")' (--json alone is --json=short)")
+                    // Translators: a usage error; %s is the mode as typed.
+                    throw fail(language.say(N_("--json takes pretty, short or off, not '%s' (--json alone is --json=short)", inline ?? "")))
                 }
                 json = mode
             default:
                 guard let options else {
                     let owners = commands.filter { $0.value.valued.contains(name) || $0.value.flags.contains(name) }.keys.sorted()
-                    if owners.isEmpty { throw fail("unknown option --\(name)") }
-                    throw fail("option --\(name) belongs after its command ("
-                               + owners.map { "alarmctl \($0) … --\(name)" }.joined(separator: ", ") + ")")
+                    // Translators: a usage error; %s is the option's name, after its dashes.
+                    if owners.isEmpty { throw fail(language.say(N_("unknown option --%s", name))) }
+                    let uses = owners.map { "alarmctl \($0) … --\(name)" }.joined(separator: ", ")
+                    // Translators: a usage error: %1$s the option's name, after its dashes, %2$s the commands it is for
+                    // ("alarmctl alarm … --title, alarmctl timer … --title").
+                    throw fail(language.say(N_("option --%1$s belongs after its command (%2$s)", name, uses)))
                 }
                 if options.valued.contains(name) {
                     values[name] = try value()
@@ -161,14 +183,15 @@ public struct Invocation: Equatable, Sendable {
                     try noValue()
                     flags.insert(name)
                 } else {
-                    throw fail("unknown option --\(name) for '\(command ?? "")'")
+                    // Translators: a usage error: %1$s the option's name, after its dashes, %2$s the command.
+                    throw fail(language.say(N_("unknown option --%1$s for '%2$s'", name, command ?? "")))
                 }
             }
         }
         // --help and --version answer whatever else the line says; a --json that a command
         // cannot honour is an error rather than text where a script expects JSON.
         if let json, json != .off, !help, !version, let command, let options, !options.json, command != "help" {
-            throw fail("'\(command)' prints no JSON: --json works with \(Self.jsonCommands)")
+            throw fail(Self.printsNoJSON(command, language))
         }
     }
 

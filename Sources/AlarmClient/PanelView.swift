@@ -64,34 +64,37 @@ public struct PanelView: Equatable, Sendable {
     ///   - running: Whether alarmd is running (``AlarmMirror/running``).
     ///   - now: The current time, in realtime µs.
     ///   - zone: The zone times are shown in.
+    ///   - language: The words a person reads on the bar (the class and the click actions stay).
     /// - Returns: The view; draw it again when the mirror changes, and every second while
     ///   ``ticking``.
-    public static func make(alarms: [AlarmSnapshot], running: Bool, now: USec, zone: Zone = .local) -> PanelView {
+    public static func make(alarms: [AlarmSnapshot], running: Bool, now: USec, zone: Zone = .local,
+                            language: any Language = English()) -> PanelView {
         var v = PanelView(mode: .idle, text: "", shortText: "", tooltip: "", percentage: 0, color: nil, icon: "",
                           alarmId: nil, alarmState: nil, ticking: false)
         guard running else {
-            v.text = "\(scheduledGlyph) off"
+            // Translators: on the panel after the alarm-clock glyph while alarmd is not running: "⏰ off".
+            v.text = "\(scheduledGlyph) " + language.say(NC_("panel", "off"))
             v.shortText = v.text
-            v.tooltip = "alarmd is not running"
+            v.tooltip = language.say(N_("alarmd is not running"))
             return v
         }
         let byTime = alarms.sorted { ($0.fireTime, $0.id) < ($1.fireTime, $1.id) }
-        v.tooltip = byTime.map { tooltipLine($0, now: now, zone: zone) }.joined(separator: "\n")
+        v.tooltip = byTime.map { tooltipLine($0, now: now, zone: zone, language) }.joined(separator: "\n")
         let ringing = byTime.filter(\.isAlerting)
         let counting = byTime.filter(\.isCountingDown).sorted { ($0.remaining(at: now), $0.id) < ($1.remaining(at: now), $1.id) }
         let paused = byTime.filter(\.isPaused)
         if let a = ringing.first {
             v.mode = .alerting
-            v.text = "\(alerting) \(label(a, compact: false))" + (ringing.count > 1 ? " +\(ringing.count - 1)" : "")
-            v.shortText = "\(alerting) \(label(a, compact: true))"
+            v.text = "\(alerting) \(label(a, compact: false, language))" + (ringing.count > 1 ? " +\(ringing.count - 1)" : "")
+            v.shortText = "\(alerting) \(label(a, compact: true, language))"
             v.percentage = 100
             v.color = ColorName.hex(a.accentColor) ?? ColorName.hex("red")
             v.show(a)
         } else if let a = counting.first ?? paused.first {
             v.mode = a.isWarning ? .warning : .countdown
-            let time = TimeText.clock(a.remaining(at: now))
+            let time = TimeText.clock(a.remaining(at: now), language: language)
             let glyph = a.isPaused ? "\(pausedGlyph) " : ""
-            v.text = "\(glyph)\(label(a, compact: true)) \(time)"
+            v.text = "\(glyph)\(label(a, compact: true, language)) \(time)"
             v.shortText = "\(glyph)\(time)"
             v.percentage = Int((a.progress(at: now) * 100).rounded(.down))
             v.color = ColorName.hex(a.accentColor)
@@ -99,7 +102,7 @@ public struct PanelView: Equatable, Sendable {
             v.show(a)
         } else if let a = byTime.first(where: \.enabled) {
             v.mode = .scheduled
-            v.text = "\(scheduledGlyph) \(TimeText.local(a.fireTime, now: now, zone: zone))"
+            v.text = "\(scheduledGlyph) \(TimeText.local(a.fireTime, now: now, zone: zone, language: language))"
             v.shortText = v.text
             v.color = ColorName.hex(a.accentColor)
             v.show(a)
@@ -114,8 +117,9 @@ public struct PanelView: Equatable, Sendable {
     }
 
     /// The compact label where one is set (the template's tiny-slot text), else the title.
-    static func label(_ a: AlarmSnapshot, compact: Bool) -> String {
-        let title = a.title.isEmpty ? (a.isTimer ? "Timer" : "Alarm") : a.title
+    static func label(_ a: AlarmSnapshot, compact: Bool, _ language: any Language) -> String {
+        // Translators: the title of a timer or an alarm that has none of its own.
+        let title = a.title.isEmpty ? language.say(a.isTimer ? NC_("default title", "Timer") : NC_("default title", "Alarm")) : a.title
         if compact, !a.compactLabel.isEmpty { return a.compactLabel }
         return cut(title, to: 24)
     }
@@ -141,16 +145,32 @@ public struct PanelView: Equatable, Sendable {
         return String(out) + "…"
     }
 
-    static func tooltipLine(_ a: AlarmSnapshot, now: USec, zone: Zone) -> String {
-        let title = label(a, compact: false)
+    static func tooltipLine(_ a: AlarmSnapshot, now: USec, zone: Zone, _ language: any Language) -> String {
+        let title = label(a, compact: false, language)
+        let left = TimeText.clock(a.remaining(at: now), language: language)
         switch a.state {
-        case .alerting?: return "\(alerting) \(title): ringing"
-        case .countdown?: return "\(title): \(TimeText.clock(a.remaining(at: now))) left\(a.isWarning ? " (warning)" : "")"
-        case .paused?: return "\(title): paused, \(TimeText.clock(a.remaining(at: now))) left"
+        // Translators: a panel tooltip's line; %s is the alarm's title.
+        case .alerting?: return "\(alerting) " + language.say(N_("%s: ringing", title))
+        case .countdown?:
+            // Translators: a panel tooltip's line: %1$s the title, %2$s the time left ("4:49"), in the warning phase.
+            return a.isWarning ? language.say(N_("%1$s: %2$s left (warning)", title, left))
+                // Translators: a panel tooltip's line: %1$s the title, %2$s the time left ("4:49").
+                : language.say(N_("%1$s: %2$s left", title, left))
+        // Translators: a panel tooltip's line: %1$s the title, %2$s the time left ("4:49").
+        case .paused?: return language.say(N_("%1$s: paused, %2$s left", title, left))
         case .scheduled?, nil:
-            let days = TimeText.days(a.weekdays)
-            if !a.enabled { return "\(title): off\(days.isEmpty ? "" : " (\(days))")" }
-            return "\(title): \(TimeText.local(a.fireTime, now: now, zone: zone))\(days.isEmpty ? "" : " (\(days))")"
+            let days = TimeText.days(a.weekdays, language: language)
+            if !a.enabled {
+                // Translators: a panel tooltip's line of an alarm switched off: %s the title.
+                if days.isEmpty { return language.say(N_("%s: off", title)) }
+                // Translators: a panel tooltip's line of an alarm switched off: %1$s the title, %2$s its days ("mon-fri").
+                return language.say(N_("%1$s: off (%2$s)", title, days))
+            }
+            let when = TimeText.local(a.fireTime, now: now, zone: zone, language: language)
+            // Translators: a panel tooltip's line: %1$s the title, %2$s when it rings ("Tue 07:30").
+            if days.isEmpty { return language.say(N_("%1$s: %2$s", title, when)) }
+            // Translators: a panel tooltip's line: %1$s the title, %2$s when it rings ("Tue 07:30"), %3$s its days ("mon-fri").
+            return language.say(N_("%1$s: %2$s (%3$s)", title, when, days))
         }
     }
 }

@@ -25,7 +25,7 @@ struct AlarmCtl {
 
     private mutating func dispatch() throws(CLIError) -> Int32 {
         let line: Invocation
-        do { line = try Invocation(args) } catch { throw .usage(error.message, command: error.command) }
+        do { line = try Invocation(args, language: language) } catch { throw .usage(error.message, command: error.command) }
         address = line.address
         noColor = line.noColor
         if line.version {
@@ -35,12 +35,12 @@ struct AlarmCtl {
         let command = line.command ?? "list"
         if line.help {
             // "--help" anywhere: the usage of the command on the line, as `git --help commit` has it.
-            Output(noColor: true).line(line.command.flatMap { Usage.commands[$0] } ?? Usage.main)
+            Output(noColor: true).line(say(line.command.flatMap { Usage.commands[$0] } ?? Usage.main))
             return 0
         }
         if command == "help" {
             let topic = line.positional.first.flatMap { Usage.commands[$0] } ?? Usage.main
-            Output(noColor: true).line(topic)
+            Output(noColor: true).line(say(topic))
             return 0
         }
         let out = Output(noColor: noColor)
@@ -57,7 +57,7 @@ struct AlarmCtl {
         case "monitor": return try Monitor(try connect(), out).run(a)
         case "panel": return try Panel(try connect(), out, address: address).run(a)
         case "__complete": return try Commands(try connect(), out).complete(a.positional)
-        default: throw .usage("unknown command '\(command)'")
+        default: throw .usage(say(N_("unknown command '%s'", command)))
         }
     }
 

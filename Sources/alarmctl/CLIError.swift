@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 
 import AlarmClient
+import AlarmCore
 import SDBus
 
 /// A failure and its exit code: 1 refused, 2 usage, 3 not running, 4 not authorized, 5 no such
@@ -11,28 +12,32 @@ struct CLIError: Error {
     let message: String
 
     static func usage(_ message: String, command: String? = nil) -> CLIError {
-        CLIError(code: 2, message: message + "\n" + (command.map { "Try 'alarmctl \($0) --help'." } ?? "Try 'alarmctl --help'."))
+        // Translators: after a usage error; %s is an alarmctl command ("alarm").
+        let hint = command.map { say(N_("Try 'alarmctl %s --help'.", $0)) } ?? say(N_("Try 'alarmctl --help'."))
+        return CLIError(code: 2, message: message + "\n" + hint)
     }
 
     static func noBus(_ error: BusError) -> CLIError {
-        CLIError(code: 3, message: """
-            cannot connect to the session bus (\(error.message)).
-            Is this a desktop session? Set DBUS_SESSION_BUS_ADDRESS, or use --address ADDRESS for a private bus.
-            """)
+        // Translators: %s is the bus library's reason, in English.
+        CLIError(code: 3, message: say(N_("cannot connect to the session bus (%s).\nIs this a desktop session? Set DBUS_SESSION_BUS_ADDRESS, or use --address ADDRESS for a private bus.", error.message)))
     }
 
-    static let notRunningHint = """
-        Start it with 'systemctl --user start alarmd' (or run 'alarmd &'; from a source tree, 'make run').
-        """
+    static var notRunningHint: String {
+        say(N_("Start it with 'systemctl --user start alarmd' (or run 'alarmd &'; from a source tree, 'make run')."))
+    }
 
+    /// `what` is what failed, in the user's words ("cannot list alarms").
     static func bus(_ error: BusError, doing what: String) -> CLIError {
         switch ClientFailure(error) {
         case .notRunning:
-            return CLIError(code: 3, message: "alarmd is not running, and the bus could not start it (\(error.message)).\n" + notRunningHint)
+            // Translators: %s is the bus's reason, in English.
+            return CLIError(code: 3, message: say(N_("alarmd is not running, and the bus could not start it (%s).", error.message)) + "\n" + notRunningHint)
         case .notAuthorized:
-            return CLIError(code: 4, message: "\(what): not authorized: \(error.message)\nThe user's own tools are allowed unless alarmd.conf sets 'shell = deny' under [authorization].")
+            // Translators: %1$s what failed ("cannot list alarms"), %2$s alarmd's reason (in English).
+            return CLIError(code: 4, message: say(N_("%1$s: not authorized: %2$s\nThe user's own tools are allowed unless alarmd.conf sets 'shell = deny' under [authorization].", what, error.message)))
         case .notFound:
-            return CLIError(code: 5, message: "\(what): \(error.message)\n'alarmctl list' shows the alarms you have.")
+            // Translators: %1$s what failed ("cannot read 3f8f8e00"), %2$s alarmd's reason (in English).
+            return CLIError(code: 5, message: say(N_("%1$s: %2$s\n'alarmctl list' shows the alarms you have.", what, error.message)))
         case .refused:
             return CLIError(code: 1, message: "\(what): \(error.message) (\(error.name))")
         }

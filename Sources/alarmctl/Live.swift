@@ -34,7 +34,7 @@ final class Live {
                 self.mirror = mirror
                 onEvent(event)
             }
-        } catch { throw .bus(error, doing: "cannot follow alarmd") }
+        } catch { throw .bus(error, doing: say(N_("cannot follow alarmd"))) }
     }
 
     var alarms: [AlarmSnapshot] { mirror.map { Array($0.alarms.values) } ?? [] }
@@ -56,7 +56,7 @@ final class Live {
     /// The exit status: 0 after SIGINT/SIGTERM or an explicit exit, non-zero when the bus went away.
     func run() -> Int32 {
         let r = loop.run()
-        if r != 0 { Output.error("lost the connection to the bus") }
+        if r != 0 { Output.error(say(N_("lost the connection to the bus"))) }
         return r == 0 ? 0 : 3
     }
 

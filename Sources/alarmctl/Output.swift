@@ -45,9 +45,10 @@ final class Output {
         color ? "\u{1B}[\(style.rawValue)m\(text)\u{1B}[0m" : text
     }
 
-    /// Columns padded to their widest cell (by characters; good enough for the glyphs used here).
+    /// Columns padded to their widest cell, in terminal columns: Chinese and Japanese headings and
+    /// words take two each.
     func table(_ header: [String], _ rows: [[String]], style: (Int, [String]) -> Style? = { _, _ in nil }) {
-        let widths = header.indices.map { i in ([header] + rows).map { $0[i].count }.max() ?? 0 }
+        let widths = header.indices.map { i in ([header] + rows).map { $0[i].columns }.max() ?? 0 }
         func render(_ cells: [String]) -> String {
             cells.enumerated().map { i, c in i == cells.count - 1 ? c : c.rightPadded(to: widths[i]) }
                 .joined(separator: "  ")

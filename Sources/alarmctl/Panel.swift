@@ -38,9 +38,10 @@ final class Panel {
     }
 
     func run(_ a: Arguments) throws(CLIError) -> Int32 {
-        guard a.positional.isEmpty else { throw .usage("'panel' takes no arguments", command: "panel") }
+        guard a.positional.isEmpty else { throw .usage(Commands.takesNoArguments("panel"), command: "panel") }
         guard let f = PanelFormat(rawValue: a.values["format"] ?? "plain") else {
-            throw .usage("unknown format '\(a.values["format"] ?? "")': use waybar, i3bar, polybar or plain", command: "panel")
+            // Translators: a usage error; %s is the format as typed.
+            throw .usage(say(N_("unknown format '%s': use waybar, i3bar, polybar or plain", a.values["format"] ?? "")), command: "panel")
         }
         format = f
         let live = try Live(proxy)
@@ -65,7 +66,7 @@ final class Panel {
 
     private func render() {
         guard let live else { return }
-        let view = PanelView.make(alarms: live.alarms, running: live.running, now: SystemClock().now())
+        let view = PanelView.make(alarms: live.alarms, running: live.running, now: SystemClock().now(), language: language)
         shown = view
         let body = format.line(view, command: command, first: true)
         if body != last {
@@ -102,7 +103,8 @@ final class Panel {
             case .resume: try proxy.resume(alarm.id)
             }
         } catch {
-            Output.error("click on \(IDPrefix.short(alarm.id)): \(error.message)")
+            // Translators: a panel click alarmd refused: %1$s the alarm's id, %2$s alarmd's reason (in English).
+            Output.error(say(N_("click on %1$s: %2$s", IDPrefix.short(alarm.id), error.message)))
         }
     }
 }

@@ -20,7 +20,7 @@ final class Watch {
     }
 
     func run(_ a: Arguments) throws(CLIError) -> Int32 {
-        guard a.positional.isEmpty else { throw .usage("'watch' takes no arguments", command: "watch") }
+        guard a.positional.isEmpty else { throw .usage(Commands.takesNoArguments("watch"), command: "watch") }
         let live = try Live(proxy)
         self.live = live
         if out.isTerminal {
@@ -74,35 +74,45 @@ final class Watch {
         } else {
             // Plain lines at each change; no per-second redraws into a file or a pipe.
             out.line("--- \(TimeText.seconds(now))")
-            for l in lines.dropFirst() where !l.isEmpty && !l.hasPrefix("q ") { out.line(l) }
+            for l in lines.dropFirst().dropLast() where !l.isEmpty { out.line(l) }
         }
     }
 
     func render(_ items: [AlarmSnapshot], running: Bool, now: USec) -> [String] {
-        var lines = [out.styled("alarmd — " + (running ? (items.count == 1 ? "1 alarm or timer" : "\(items.count) alarms and timers") : "not running"), .bold), ""]
-        if !running { lines.append("  alarmd is not running. " + CLIError.notRunningHint) }
-        else if items.isEmpty { lines.append("  Nothing set. 'alarmctl timer 25m' starts a timer.") }
+        // Translators: the heading of 'alarmctl watch'.
+        let heading = running ? say(NP_("alarmd — %d alarm or timer", "alarmd — %d alarms and timers", items.count, String(items.count)))
+            : say(N_("alarmd — not running"))
+        var lines = [out.styled(heading, .bold), ""]
+        if !running { lines.append("  " + say(N_("alarmd is not running.")) + " " + CLIError.notRunningHint) }
+        else if items.isEmpty { lines.append("  " + say(N_("Nothing set. 'alarmctl timer 25m' starts a timer."))) }
         let barWidth = max(10, min(30, width - 60))
         for s in items {
-            let title = s.title.isEmpty ? s.kindName : s.title
+            let title = s.title.isEmpty ? s.kindWords : s.title
             let id = IDPrefix.short(s.id)
             switch s.state {
             case .alerting?:
-                lines.append(out.styled("  🔔 \(title)  RINGING  (\(id))", .reverseRed))
+                // Translators: in 'alarmctl watch', beside a ringing alarm's title.
+                let ringing = say(N_("RINGING"))
+                lines.append(out.styled("  🔔 \(title)  \(ringing)  (\(id))", .reverseRed))
             case .countdown?, .paused?:
                 let p = s.progress(at: now)
                 let filled = Int((p * Double(barWidth)).rounded(.down))
                 let bar = "[" + String(repeating: "█", count: filled) + String(repeating: "░", count: barWidth - filled) + "]"
                 let glyph = s.isPaused ? "⏸" : "⏳"
-                let what = s.isPaused ? "paused" : (s.isWarning ? "warning" : "left")
-                let line = "  \(glyph) \(title)  \(bar) \(Int(p * 100))%  \(TimeText.clock(s.remaining(at: now))) \(what)  (\(id))"
+                let clock = TimeText.clock(s.remaining(at: now), language: language)
+                // Translators: in 'alarmctl watch', the time left of a countdown ("4:49 left"), paused ("4:49 paused") or
+                // in its warning phase ("0:49 warning").
+                let left = s.isPaused ? say(N_("%s paused", clock)) : s.isWarning ? say(N_("%s warning", clock)) : say(N_("%s left", clock))
+                let line = "  \(glyph) \(title)  \(bar) \(Int(p * 100))%  \(left)  (\(id))"
                 lines.append(s.isWarning ? out.styled(line, .yellow) : s.isPaused ? out.styled(line, .dim) : line)
             case .scheduled?, nil:
-                let days = s.weekdays.isEmpty ? "" : "  \(TimeText.days(s.weekdays))"
-                lines.append("  ⏰ \(title)  \(TimeText.local(s.fireTime, now: now))  \(TimeText.relative(s.fireTime, from: now))\(days)  (\(id))")
+                let days = s.weekdays.isEmpty ? "" : "  \(TimeText.days(s.weekdays, language: language))"
+                let when = TimeText.local(s.fireTime, now: now, language: language), until = TimeText.relative(s.fireTime, from: now, language: language)
+                lines.append("  ⏰ \(title)  \(when)  \(until)\(days)  (\(id))")
             }
         }
-        lines += ["", "q quit"]
+        // Translators: the key that ends 'alarmctl watch', at its foot; keep the q.
+        lines += ["", say(N_("q quit"))]
         return lines
     }
 }
