@@ -100,7 +100,7 @@ class Checks(CheckRun):
         self.PANEL = getattr(s, 'panel', PANEL)
 
     def pot_current(self):
-        """The template holds every string of both QML packages (and the plugin's, which has none)."""
+        """The template holds every string of both QML packages, the plugin's (none) and the lock-screen alert's."""
         def msgids(path):
             with open(path, encoding='utf-8') as f:
                 return set(re.findall(r'^msgid "(.+)"$', f.read(), re.M))
@@ -109,6 +109,9 @@ class Checks(CheckRun):
                          for f in files if f.endswith('.qml'))
         plugin = os.path.join(ROOT, 'applets', 'plasma', 'plugin')
         sources += sorted(os.path.join(plugin, f) for f in os.listdir(plugin) if f.endswith('.cpp'))
+        # The lock-screen alert shares the applet's domain.
+        alert = os.path.join(ROOT, 'applets', 'plasma', 'alert')
+        sources += sorted(os.path.join(d, f) for d, _, files in os.walk(alert) for f in files if f.endswith(('.cpp', '.qml')))
         subprocess.run(['xgettext', '--from-code=UTF-8', '-C', '--kde', '-ci18n', '-ki18n:1', '-ki18nc:1c,2', '-ki18np:1,2',
                         '-ki18ncp:1c,2,3', '-o', tmp] + sources, check=True, capture_output=True)
         want = msgids(tmp)
