@@ -300,6 +300,9 @@ DESKTOP_PACKAGES = [
     'xdotool', 'imagemagick', 'x11-utils', 'xauth', 'pipewire', 'wireplumber', 'pipewire-pulse', 'pulseaudio-utils',
     'gnome-session-canberra', 'sound-theme-freedesktop',
     'libglib2.0-bin', 'dconf-service', 'dconf-gsettings-backend', 'libsqlite3-0',
+    # The passes in other languages (issue #36): glibc's locales, for alarmd's setlocale and gettext, and a
+    # font with Chinese and Japanese glyphs.
+    'locales-all', 'fonts-noto-cjk',
 ]
 # The desktop root of a suite that runs GNOME Shell alone (sid's): sid carries Plasma through transitions
 # that can leave it uninstallable for days, and the GNOME suites need none of it. alarmd loads libcanberra
