@@ -50,7 +50,7 @@ SWIFT_BUILD = $(SWIFT) build $(STRICT)
 # a tool, or of the checks that run them, goes through TOOLS.
 TOOLS = ALARMD_TOOLS=1
 
-.PHONY: all deps build-deps run-deps build run install-check install-files install-payload deb deb13 test-package test-package13 test lint-reuse test-swift test-unit test-integration test-checks test-tools test-asan test-tsan valgrind-leaks test-unit-sandbox test-desktop test-gnome test-gnome48 test-gnome46 test-gnome50 test-gnome51 test-next lint-gnome gnome-pot bench docs install install-gnome-extension uninstall clean crash-test fuzz-core fuzz-bus plasma-applet install-plasma-applet install-plasma-applet-if-built test-plasma plasma-pot plasma6-applet plasma6-applet-here test-plasma6 test-plasma67 test-wake test-translations pot
+.PHONY: all deps build-deps run-deps build run install-check install-files install-payload deb deb13 test-package test-package13 test lint-reuse test-swift test-unit test-integration test-checks test-tools test-asan test-tsan valgrind-leaks test-unit-sandbox test-desktop test-gnome test-gnome48 test-gnome46 test-gnome50 test-gnome51 test-next lint-gnome gnome-pot bench docs install install-gnome-extension uninstall clean crash-test fuzz-core fuzz-bus plasma-applet install-plasma-applet install-plasma-applet-if-built test-plasma plasma-pot plasma6-applet plasma6-applet-here test-plasma6 test-plasma67 test-wake test-translations pot alarmd-pot
 
 # A bare `make` builds, as the README's "From source" says.
 all: build
@@ -75,6 +75,8 @@ build: build-deps
 	@command -v "$(SWIFT)" >/dev/null || { echo "make: no Swift toolchain ($(SWIFT)): install Swift 6 (README, Requirements) and put its usr/bin on PATH" >&2; exit 1; }
 	$(RELEASE) --product alarmd
 	$(RELEASE) --product alarmctl
+	@for po in po/*.po; do lang=$$(basename "$$po" .po); \
+		mkdir -p "$(LOCALE_BUILT)/$$lang/LC_MESSAGES"; msgfmt -c -o "$(LOCALE_BUILT)/$$lang/LC_MESSAGES/alarmd.mo" "$$po" || exit 1; done
 	@for po in applets/gnome-shell/po/*.po; do [ -e "$$po" ] || continue; lang=$$(basename "$$po" .po); \
 		mkdir -p "$(LOCALE_BUILT)/$$lang/LC_MESSAGES"; msgfmt -o "$(LOCALE_BUILT)/$$lang/LC_MESSAGES/alarmd.mo" "$$po" || exit 1; done
 	@echo "Built $(BUILT)/alarmd and $(BUILT)/alarmctl. Install them with: sudo make install"
@@ -354,7 +356,20 @@ test-translations:
 	scripts/check-plasma-metadata
 
 # Every translation template, from the sources.
-pot: gnome-pot plasma-pot
+pot: alarmd-pot gnome-pot plasma-pot
+
+# alarmd's and alarmctl's own texts (the domain `alarmd`, po/): every phrase the Swift sources mark
+# with N_, NC_ or NP_ (Sources/AlarmCore/Text/Phrase.swift), comments "Translators:" kept. xgettext
+# reads Swift as C, which holds for calls of string literals; only the files that mark any are read.
+# Files, not lines, are referenced: moving a line must not make the template stale.
+# ALARMD_POT=FILE writes another copy (test-translations compares a fresh one with po/'s).
+ALARMD_POT = po/alarmd.pot
+alarmd-pot:
+	{ grep '^# SPDX-' po/alarmd.pot; \
+	  xgettext --language=C --from-code=UTF-8 -k -kN_ -kNC_:1c,2 -kNP_:1,2 --add-comments=Translators --add-location=file \
+		--package-name=alarmd --msgid-bugs-address=alarmd@alarmd.org --output=- \
+		$$(grep -rlE '\bN[CP]?_\("' Sources --include='*.swift' | sort); \
+	} > $(ALARMD_POT).new && mv $(ALARMD_POT).new $(ALARMD_POT)
 
 # Regenerates the extension's translation template from all its scripts, keeping its SPDX lines (as
 # plasma-pot). GNOME_POT=FILE writes another copy (the GNOME suites compare a fresh one with po/'s).

@@ -16,6 +16,8 @@ let package = Package(
         // C libraries from Debian, wrapped by module maps (headers live in /usr/include).
         .systemLibrary(name: "CSystemd", path: "Sources/CSystemd"),
         .systemLibrary(name: "CSQLite", path: "Sources/CSQLite"),
+        // glibc's gettext and LC_TIME (<libintl.h>, which Swift's Glibc module leaves out).
+        .systemLibrary(name: "CIntl", path: "Sources/CIntl"),
         // libcanberra and libpulse: their headers, and a pointer to each function alarmd calls, which
         // dlopen fills on first use (CDlopen), so that an idle alarmd maps neither library nor all they load.
         .target(name: "CDlopen", path: "Sources/CDlopen"),
@@ -34,8 +36,11 @@ let package = Package(
         // Files as the shells read them (text, paths, the local zone's TZif), without Foundation.
         .target(name: "SystemFiles", dependencies: ["AlarmCore"], path: "Sources/SystemFiles"),
 
+        // The session's language for what the shells say (the core's `Language`): gettext, nl_langinfo.
+        .target(name: "Gettext", dependencies: ["AlarmCore", "CIntl", "SystemFiles"], path: "Sources/Gettext"),
+
         // Imperative shell: manager object, store, timers.
-        .target(name: "AlarmDaemon", dependencies: ["AlarmCore", "SDBus", "SystemFiles", "CSystemd", "CSQLite", "CCanberra", "CPulse"],
+        .target(name: "AlarmDaemon", dependencies: ["AlarmCore", "SDBus", "SystemFiles", "Gettext", "CSystemd", "CSQLite", "CCanberra", "CPulse"],
                 path: "Sources/AlarmDaemon"),
 
         // What every client shares: the contract's names (from AlarmCore), a typed proxy, snapshots

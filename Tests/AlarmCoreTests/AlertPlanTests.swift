@@ -71,7 +71,7 @@ struct AlertPlanTests {
         #expect(AlertAnswer(closedBecause: 1)?.response(for: snooze) == AlertResponse(showAgain: true), "expired: shown again")
         #expect(AlertAnswer(closedBecause: 3) == nil && AlertAnswer(closedBecause: 4) == nil, "closed by alarmd, or undefined")
         // Every action the alert offers is one the answer understands.
-        #expect(AlertText.actions(snooze).compactMap { AlertAnswer(action: $0.0) }
+        #expect(AlertText.actions(snooze, English()).compactMap { AlertAnswer(action: $0.0) }
                 == [.action(.stop), .action(.secondary), .action(.open)])
 
         var custom = try engine.schedule(["duration": .uint32(60), "title": .string("Tea"), "secondary_button": .string("Call"),
@@ -80,7 +80,7 @@ struct AlertPlanTests {
         #expect(AlertAnswer.action(.secondary).response(for: custom) == AlertResponse(appAction: "app.call"), "custom: rings on")
         #expect(AlertAnswer.action(.stop).response(for: custom) == AlertResponse(command: .stop(id: custom.id)), "no stop_action")
         #expect(AlertAnswer.action(.open).response(for: custom) == AlertResponse(), "no tap_action: a click does nothing")
-        #expect(AlertText.actions(custom).map(\.0) == ["stop", "secondary"] && AlertText.openAction(custom).isEmpty)
+        #expect(AlertText.actions(custom, English()).map(\.0) == ["stop", "secondary"] && AlertText.openAction(custom, English()).isEmpty)
 
         custom = custom.with(.countdown, fire: custom.fireTime!)
         #expect(AlertAnswer.dismissed.response(for: custom) == AlertResponse(), "only a ringing alarm is stopped by a dismissal")

@@ -29,16 +29,16 @@ import TestSupport
         let (e, clock) = makeEngine()
         let t = try e.schedule(["duration": .uint32(60), "secondary_button": .string("Snooze"), "tap_action": .string("https://x.org"),
                                 "subtitle": .string("Oven"), "stop_button": .string("Done")])
-        #expect(AlertText.actions(t).map(\.0) == ["stop", "secondary", "default"])
-        #expect(AlertText.actions(t).map(\.1) == ["Done", "Snooze", "Open"])
+        #expect(AlertText.actions(t, English()).map(\.0) == ["stop", "secondary", "default"])
+        #expect(AlertText.actions(t, English()).map(\.1) == ["Done", "Snooze", "Open"])
         e.advance(clock, to: monday0900 + 60 * sec)
         try e.run { () throws(AlarmError) in try e.plan(.countdown(id: t.id), caller: .user) }
-        #expect(AlertText.snoozed(e.alarms[t.id]!, in: utc).body == "Snoozed until 09:06")
+        #expect(AlertText.snoozed(e.alarms[t.id]!, in: utc, English()).body == "Snoozed until 09:06")
         let berlin = Zone.system("Europe/Berlin")
-        #expect(AlertText.snoozed(e.alarms[t.id]!, in: berlin).body == "Snoozed until 10:06")
+        #expect(AlertText.snoozed(e.alarms[t.id]!, in: berlin, English()).body == "Snoozed until 10:06")
         let a = try e.schedule(["hour": .uint32(7), "minute": .uint32(5), "subtitle": .string("Gym")])
-        #expect(AlertText.alert(a, in: utc) == ("Test", "Gym\n07:05"))
-        #expect(AlertText.completed(t).body == "Completed\nOven")
+        #expect(AlertText.alert(a, in: utc, English()) == ("Test", "Gym\n07:05"))
+        #expect(AlertText.completed(t, English()).body == "Completed\nOven")
     }
 }
 
@@ -46,10 +46,10 @@ import TestSupport
     @Test func clockInTheZoneOfTheAlarm() {
         // 2026-03-08 07:30 UTC: 02:30 in New York would not exist (DST starts at 02:00 → 03:00), so it is 03:30 EDT.
         let t: USec = 1_772_955_000 * usecPerSecond
-        #expect(AlertText.clock(t, in: Zone.utc) == "07:30")
-        #expect(AlertText.clock(t, in: Zone.system("America/New_York")) == "03:30")
-        #expect(AlertText.clock(t, in: Zone.system("Asia/Kathmandu")) == "13:15", "+05:45")
-        #expect(AlertText.clock(t, in: Zone.system("Pacific/Kiritimati")) == "21:30", "+14:00, the next day")
-        #expect(AlertText.clock(1_772_946_000 * usecPerSecond, in: Zone.system("America/New_York")) == "00:00")
+        #expect(AlertText.clock(t, in: Zone.utc, English()) == "07:30")
+        #expect(AlertText.clock(t, in: Zone.system("America/New_York"), English()) == "03:30")
+        #expect(AlertText.clock(t, in: Zone.system("Asia/Kathmandu"), English()) == "13:15", "+05:45")
+        #expect(AlertText.clock(t, in: Zone.system("Pacific/Kiritimati"), English()) == "21:30", "+14:00, the next day")
+        #expect(AlertText.clock(1_772_946_000 * usecPerSecond, in: Zone.system("America/New_York"), English()) == "00:00")
     }
 }

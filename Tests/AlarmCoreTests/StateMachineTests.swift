@@ -237,7 +237,7 @@ import Testing
                                 "completion_message": .string("Done")])
         e.advance(clock, to: monday0900 + 60 * sec)
         #expect(e.state(t.id) == .alerting)
-        #expect(AlertText.alert(e.alarms[t.id]!, in: utc).body == "Done")
+        #expect(AlertText.alert(e.alarms[t.id]!, in: utc, English()).body == "Done")
         try e.run { () throws(AlarmError) in try e.plan(.countdown(id: t.id), caller: .user) }
         let a = e.alarms[t.id]!
         #expect(a.state == .countdown && a.countdownTotal == 120 * sec && a.phase == .normal)

@@ -100,7 +100,7 @@ import Testing
     }
 
     @Test(arguments: StoreDamage.Reason.allCases) func theNotificationNamesTheKeptFile(reason: StoreDamage.Reason) {
-        let text = StoreDamage(reason: reason, detail: "why").notification(kept: "/s/kept")
+        let text = StoreDamage(reason: reason, detail: "why").notification(kept: "/s/kept", English())
         #expect(!text.summary.isEmpty && text.body.contains("/s/kept") && text.body.contains("(why)"), "\(text)")
     }
 }

@@ -7,9 +7,6 @@ public enum AlertAction: String, Sendable, CaseIterable {
     case secondary
     /// A click on the notification itself: the spec's default action.
     case open = "default"
-
-    /// The label of the click: servers that show the default action as a button show this.
-    static let openLabel = "Open"
 }
 
 /// What the user did with an alarm's notification (AlarmKit's alert on the desktop).

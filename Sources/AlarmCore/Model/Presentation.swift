@@ -137,3 +137,36 @@ extension Presentation {
         return nil
     }.sorted { $0.tag! < $1.tag! }
 }
+
+// MARK: the standard texts, in the user's language
+
+extension Presentation {
+    /// The texts alarmd gives an alarm whose app gave none (the defaults above, and the Snooze of the
+    /// user's own alarms, `AlarmEngine.userSnoozeButton`). The store keeps a default as no text at all,
+    /// so a field that reads as its English default is one: alarmd shows it in the user's language,
+    /// in notifications and in the `Presentation` property alike (docs/API.md, "Languages").
+    static let standardTexts: [(path: WritableKeyPath<Presentation, String> & Sendable, english: String, message: Phrase)] = [
+        // Translators: the button that silences a ringing alarm or timer.
+        (\.stopButton, "Stop", NC_("button", "Stop")),
+        // Translators: the button that silences a ringing alarm and rings it again in a few minutes.
+        (\.secondaryButton, AlarmEngine.userSnoozeButton, NC_("button", "Snooze")),
+        // Translators: the button that pauses a running timer.
+        (\.pauseButton, "Pause", NC_("button", "Pause")),
+        // Translators: a paused timer's title, shown instead of its time left.
+        (\.pausedTitle, "Paused", NC_("timer state", "Paused")),
+        // Translators: the button that lets a paused timer run again.
+        (\.resumeButton, "Resume", NC_("button", "Resume")),
+        // Translators: what a timer's notification says when it has run out.
+        (\.completionMessage, "Completed", NC_("timer state", "Completed")),
+    ]
+
+    /// This presentation as a person reads it in `language`: each standard text in that language,
+    /// every text the app gave as it gave it.
+    public func shown(in language: any Language) -> Presentation {
+        var p = self
+        for t in Self.standardTexts where p[keyPath: t.path] == t.english {
+            p[keyPath: t.path] = language.say(t.message)
+        }
+        return p
+    }
+}

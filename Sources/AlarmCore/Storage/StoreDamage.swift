@@ -74,17 +74,28 @@ public struct StoreDamage: Sendable, Equatable {
             + hint(store: store, kept: kept)
     }
 
-    /// The one desktop notification about it.
-    public func notification(kept: String) -> (summary: String, body: String) {
+    /// The one desktop notification about it, in the user's language (the log and the
+    /// `StoreRecovery` property stay in English, the words a search engine knows).
+    public func notification(kept: String, _ language: any Language) -> (summary: String, body: String) {
         switch reason {
         case .newerSchema:
-            ("Alarms saved by a newer alarmd",
-             "This alarmd cannot read them (\(detail)) and started with no alarms. They are kept in \(kept): "
-                + "reinstall the newer alarmd and rename it back to use them.")
-        case .corrupt, .truncated, .unreadable:
-            ("Alarms could not be read",
-             "The alarms store \(reason == .unreadable ? "could not be read" : "was \(reason.rawValue)") (\(detail)); "
-                + "alarmd started with no alarms. The old store is kept in \(kept); “alarmctl status” says how to recover it.")
+            // Translators: the title of the notification shown when alarmd was downgraded.
+            (language.say(N_("Alarms saved by a newer alarmd")),
+             // Translators: %1$s says why in technical words (English), %2$s is a file's path.
+             language.say(N_("This alarmd cannot read them (%1$s) and started with no alarms. They are kept in %2$s: reinstall the newer alarmd and rename it back to use them.", detail, kept)))
+        case .corrupt:
+            // Translators: the title of the notification shown when alarmd's saved alarms were damaged.
+            (language.say(N_("Alarms could not be read")),
+             // Translators: %1$s says why in technical words (English), %2$s is a file's path; keep “alarmctl status” as it is.
+             language.say(N_("The alarms store was corrupt (%1$s); alarmd started with no alarms. The old store is kept in %2$s; “alarmctl status” says how to recover it.", detail, kept)))
+        case .truncated:
+            (language.say(N_("Alarms could not be read")),
+             // Translators: %1$s says why in technical words (English), %2$s is a file's path; keep “alarmctl status” as it is.
+             language.say(N_("The alarms store was cut short (%1$s); alarmd started with no alarms. The old store is kept in %2$s; “alarmctl status” says how to recover it.", detail, kept)))
+        case .unreadable:
+            (language.say(N_("Alarms could not be read")),
+             // Translators: %1$s says why in technical words (English), %2$s is a file's path; keep “alarmctl status” as it is.
+             language.say(N_("The alarms store could not be read (%1$s); alarmd started with no alarms. The old store is kept in %2$s; “alarmctl status” says how to recover it.", detail, kept)))
         }
     }
 

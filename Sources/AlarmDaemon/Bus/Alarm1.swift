@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 
 import AlarmCore
+import Gettext
 import SDBus
 
 /// `org.alarmd.Alarm1`, whole: every alarm object below `/org/alarmd/AlarmManager1/alarm`, served by one
@@ -111,7 +112,8 @@ public final class Alarm1: BusObject {
         Row("ElapsedUSec", "t") { a, _ in .uint64(a.flat.elapsed) },
         Row("PreAlert", "u") { a, _ in .uint32(a.config.preAlert) },
         Row("PostAlert", "u") { a, _ in .uint32(a.config.postAlert) },
-        Row("Presentation", "a{sv}") { a, _ in .vardict(a.effectivePresentation.entries) },
+        // The standard texts in the session's language, as the notifications show them.
+        Row("Presentation", "a{sv}") { a, _ in .vardict(a.effectivePresentation.shown(in: Translation.current).entries) },
         Row("Phase", "s") { a, _ in .string(a.phase.rawValue) },
         Row("Metadata", "a{sv}") { a, _ in a.config.metadata },
         Row("Sound", "s") { a, _ in .string(a.config.sound) },

@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 
 import AlarmCore
+import Gettext
 import SDBus
 
 /// AlarmKit's system alert on the desktop: carries out what `AlertPlan` decides for each applied
@@ -17,6 +18,8 @@ final class Alerts: ChangeSubscriber {
     private let output: OutputGuard
     private let icons: OwnIcons
     private let waker: ScreenWaker
+    /// The session's, as the process's locale says (alarmd has one locale for its life).
+    private let language: any Language = Translation.current
     /// alarm id → the id of its notification (alert, or "Snoozed until").
     private var shown: [String: UInt32] = [:]
     /// alarm id → the generation of its latest Notify, so that a reply arriving after a newer Notify or
@@ -82,8 +85,8 @@ final class Alerts: ChangeSubscriber {
                 waker.wake(alarm: a.id)
             }
             ringer.start(a)
-        case .showAlert(let a): show(a, AlertText.alert(a, in: zone), actions: AlertText.actions(a), critical: true)
-        case .showSnoozed(let a): show(a, AlertText.snoozed(a, in: zone), actions: [], critical: false)
+        case .showAlert(let a): show(a, AlertText.alert(a, in: zone, language), actions: AlertText.actions(a, language), critical: true)
+        case .showSnoozed(let a): show(a, AlertText.snoozed(a, in: zone, language), actions: [], critical: false)
         case .silence(let id): ringer.stop(id)
         case .withdraw(let id): withdraw(id)
         case .missed(let list): missed(list)
@@ -162,7 +165,7 @@ final class Alerts: ChangeSubscriber {
     /// One notification, which stays, for alarms that were not answered or came due unseen.
     private func missed(_ list: [Alarm]) {
         guard !list.isEmpty else { return }
-        let text = AlertText.missed(list, in: engine.timeZone)
+        let text = AlertText.missed(list, in: engine.timeZone, language)
         Log.info("missed: \(list.map(\.id).joined(separator: ", "))")
         let n = Notification(icon: icons.icon("alarmd-alarm"), summary: text.summary, body: text.body.markupEscaped,
                              hints: [Notification.urgency(.normal), ("category", .string("x-alarmd.missed"))],
@@ -172,9 +175,9 @@ final class Alerts: ChangeSubscriber {
 
     /// A silent countdown (`ring: false`) ended: a plain notification with its completion message.
     private func completed(_ a: Alarm) {
-        var n = notification(a, AlertText.completed(a), category: "x-alarmd.completed")
+        var n = notification(a, AlertText.completed(a, language), category: "x-alarmd.completed")
         n.hints.append(Notification.urgency(.normal))
-        n.actions = AlertText.openAction(a)
+        n.actions = AlertText.openAction(a, language)
         let id = a.id
         notifier.notify(n, events: { [unowned self] event in
             // The alarm is gone: only a click means anything, and it asks nothing of the engine.

@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 
 import AlarmCore
+import Gettext
 import Glibc
 import SDBus
 
@@ -42,11 +43,9 @@ final class AuthorizationPrompter {
         prompts[app] = Prompt(waiters: waiter.map { [$0] } ?? [])
         let described = AppDirectory.describe(app)
         let name = described.name, icon = described.icon
-        let why = descriptions[app] ?? "It has not said why."
+        let text = PromptText(app: name, why: descriptions[app], Translation.current)
         let n = Notification(icon: icon.isEmpty ? "preferences-system-time" : icon,
-                             summary: "Allow “\(name)” to ring alarms?",
-                             body: "\(why.markupEscaped)\n\nAlarms and timers from “\(name.markupEscaped)” ring even when it is closed.",
-                             actions: [("allow", "Allow"), ("deny", "Don't Allow")],
+                             summary: text.summary, body: text.body.markupEscaped, actions: text.actions,
                              hints: [Notification.urgency(.normal), ("x-alarmd-app-id", .string(app))],
                              expireTimeout: 0)
         Log.info("asking the user whether '\(app)' may ring alarms")

@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 
 import AlarmCore
+import Gettext
 import Glibc
 
 /// Tells the desktop, once, that alarmd set its store aside: as soon as the name is owned when a
@@ -37,7 +38,7 @@ final class StoreRecoveryNotice {
         guard state == .waiting else { return }
         state = .sending
         appearedWhileSending = false
-        let text = recovery.damage.notification(kept: recovery.keptPath)
+        let text = recovery.damage.notification(kept: recovery.keptPath, Translation.current)
         let n = Notification(icon: "dialog-warning", summary: text.summary, body: text.body.markupEscaped,
                              hints: [Notification.urgency(.critical), ("category", .string(Contract.StoreRecovery.notificationCategory))],
                              expireTimeout: 0)
