@@ -50,7 +50,7 @@ SWIFT_BUILD = $(SWIFT) build $(STRICT)
 # a tool, or of the checks that run them, goes through TOOLS.
 TOOLS = ALARMD_TOOLS=1
 
-.PHONY: all deps build-deps run-deps build run install-check install-files install-payload deb deb13 test-package test-package13 test lint-reuse test-swift test-unit test-integration test-checks test-tools test-asan test-tsan valgrind-leaks test-unit-sandbox test-desktop test-gnome test-gnome48 test-gnome46 test-gnome50 test-gnome51 test-next lint-gnome gnome-pot bench docs install install-gnome-extension uninstall clean crash-test fuzz-core fuzz-bus plasma-applet install-plasma-applet install-plasma-applet-if-built test-plasma plasma-pot plasma6-applet plasma6-applet-here test-plasma6 test-plasma67 test-wake test-translations pot alarmd-pot
+.PHONY: all deps build-deps run-deps build run install-check install-files install-payload deb deb13 test-package test-package13 test lint-reuse test-swift test-unit test-integration test-checks test-tools test-asan test-tsan valgrind-leaks test-unit-sandbox test-desktop test-gnome test-gnome48 test-gnome46 test-gnome50 test-gnome51 test-next lint-gnome gnome-pot bench docs install install-gnome-extension uninstall clean crash-test fuzz-core fuzz-bus plasma-applet install-plasma-applet install-plasma-applet-if-built test-plasma plasma-pot plasma6-applet plasma6-applet-here test-plasma6 test-plasma67 test-wake test-translations pot alarmd-pot locale
 
 # A bare `make` builds, as the README's "From source" says.
 all: build
@@ -71,15 +71,19 @@ build-deps:
 run-deps:
 	@scripts/install-deps run
 
-build: build-deps
+build: build-deps locale
 	@command -v "$(SWIFT)" >/dev/null || { echo "make: no Swift toolchain ($(SWIFT)): install Swift 6 (README, Requirements) and put its usr/bin on PATH" >&2; exit 1; }
 	$(RELEASE) --product alarmd
 	$(RELEASE) --product alarmctl
+	@echo "Built $(BUILT)/alarmd and $(BUILT)/alarmctl. Install them with: sudo make install"
+
+# The compiled translations of alarmd's domain (po/) and the GNOME extension's, laid out as
+# share/locale is: `make run` points alarmd at them, install-gnome-extension copies the extension's.
+locale:
 	@for po in po/*.po; do lang=$$(basename "$$po" .po); \
 		mkdir -p "$(LOCALE_BUILT)/$$lang/LC_MESSAGES"; msgfmt -c -o "$(LOCALE_BUILT)/$$lang/LC_MESSAGES/alarmd.mo" "$$po" || exit 1; done
 	@for po in applets/gnome-shell/po/*.po; do [ -e "$$po" ] || continue; lang=$$(basename "$$po" .po); \
 		mkdir -p "$(LOCALE_BUILT)/$$lang/LC_MESSAGES"; msgfmt -o "$(LOCALE_BUILT)/$$lang/LC_MESSAGES/alarmd.mo" "$$po" || exit 1; done
-	@echo "Built $(BUILT)/alarmd and $(BUILT)/alarmctl. Install them with: sudo make install"
 
 # alarmd from the checkout on the session bus (a private one if there is none), with the checkout's
 # sounds and icons, and alarmctl built beside it.
@@ -351,6 +355,8 @@ test-wake:
 POT_FRESH = $(RELEASE_SCRATCH)/pot-fresh
 test-translations:
 	@mkdir -p $(POT_FRESH)
+	@$(MAKE) --no-print-directory alarmd-pot ALARMD_POT=$(POT_FRESH)/alarmd.pot
+	scripts/check-po alarmd po $(POT_FRESH)/alarmd.pot
 	@$(MAKE) --no-print-directory plasma-pot PLASMA_POT=$(POT_FRESH)/plasma_applet_$(PLASMA_APPLET).pot > /dev/null
 	scripts/check-po plasma_applet_$(PLASMA_APPLET) applets/plasma/po $(POT_FRESH)/plasma_applet_$(PLASMA_APPLET).pot
 	scripts/check-plasma-metadata
@@ -455,6 +461,8 @@ install-payload: install-gnome-extension install-plasma-applet-if-built
 	install -Dm644 data/completions/_alarmctl "$(DESTDIR)$(DATADIR)/zsh/vendor-completions/_alarmctl"
 	install -Dm644 data/completions/alarmctl.fish "$(DESTDIR)$(DATADIR)/fish/vendor_completions.d/alarmctl.fish"
 	install -Dm644 dbus/alarmd-qt.h "$(DESTDIR)$(PREFIX)/include/alarmd/alarmd-qt.h"
+	for po in po/*.po; do lang=$$(basename "$$po" .po); msgfmt -c -o - "$$po" | \
+		install -Dm644 /dev/stdin "$(DESTDIR)$(DATADIR)/locale/$$lang/LC_MESSAGES/alarmd.mo" || exit 1; done
 
 install-check:
 	@for f in "$(BUILT)/alarmd" "$(BUILT)/alarmctl"; do [ -x "$$f" ] || { \
@@ -486,6 +494,7 @@ uninstall:
 	rm -rf "$(DESTDIR)$(PREFIX)/include/alarmd"
 	rm -rf "$(DESTDIR)$(DATADIR)/plasma/plasmoids/$(PLASMA_APPLET)" "$(DESTDIR)$(DATADIR)/metainfo/$(PLASMA_APPLET).appdata.xml"
 	rm -f "$(DESTDIR)$(DATADIR)"/locale/*/LC_MESSAGES/plasma_applet_$(PLASMA_APPLET).mo
+	for po in po/*.po; do rm -f "$(DESTDIR)$(DATADIR)/locale/$$(basename "$$po" .po)/LC_MESSAGES/alarmd.mo"; done
 	$(if $(QT_QML_DIR),rm -rf "$(DESTDIR)$(QT_QML_DIR)/org/alarmd")
 	@DESTDIR="$(DESTDIR)" PREFIX="$(PREFIX)" RECORD="$(INSTALL_DIRS_RECORD)" scripts/uninstall-leftovers
 

@@ -59,7 +59,7 @@ let package = Package(
         .executableTarget(name: "alarmd-test-peer", dependencies: ["SDBus", "AlarmCore"], path: "Tests/TestPeer"),
         .target(name: "TestSupport", dependencies: ["SDBus", "AlarmCore"], path: "Tests/TestSupport"),
         // The test layers (docs/HACKING.md, Tests): the unit tests, in process and fast, ...
-        .testTarget(name: "DaemonTests", dependencies: ["AlarmDaemon", "SDBus", "SystemFiles", "TestSupport"], path: "Tests/DaemonTests",
+        .testTarget(name: "DaemonTests", dependencies: ["AlarmDaemon", "Gettext", "CIntl", "SDBus", "SystemFiles", "TestSupport"], path: "Tests/DaemonTests",
                     exclude: ["Fixtures"]),   // data files, read by path (no resource bundle: no Foundation Bundle)
         .testTarget(name: "AlarmCoreTests", dependencies: ["AlarmCore", "AlarmFuzzing", "TestSupport"], path: "Tests/AlarmCoreTests"),
         .testTarget(name: "AlarmClientTests", dependencies: ["AlarmClient", "AlarmCore", "TestSupport"], path: "Tests/AlarmClientTests"),

@@ -13,18 +13,26 @@ public struct GettextLanguage: Language {
     public let domain: String
     public let conventions: LocaleConventions
 
+    /// A domain the caller has bound (`Translation.current` binds alarmd's).
+    public init(domain: String, conventions: LocaleConventions) {
+        self.domain = domain
+        self.conventions = conventions
+    }
+
     public func template(of m: Phrase) -> String {
         // gettext's msgctxt: the context and the id joined by EOT, as pgettext does in C.
         let key = m.context.map { $0 + "\u{4}" + m.id } ?? m.id
-        let found: String
-        if let plural = m.plural {
-            found = String(cString: dngettext(domain, key, plural, UInt(max(0, m.count))))
-            // Untranslated: gettext hands back the English it was given, the key for one.
-            if found == key { return m.id }
-            return found
+        // An untranslated text comes back as the very pointer passed in, which Swift's bridged
+        // argument frees on return: the answer is copied while the argument still lives.
+        let found: String = key.withCString { k in
+            if let plural = m.plural {
+                return plural.withCString { p in String(cString: dngettext(domain, k, p, UInt(max(0, m.count)))) }
+            }
+            return String(cString: dgettext(domain, k))
         }
-        found = String(cString: dgettext(domain, key))
-        return found == key ? m.id : found
+        // Untranslated: gettext hands back the English it was given (the key, for one).
+        if found == key { return m.plural != nil && m.count != 1 ? m.plural! : m.id }
+        return found
     }
 }
 

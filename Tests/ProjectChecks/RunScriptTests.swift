@@ -43,8 +43,8 @@ import Testing
         let alarmdPid: pid_t
     }
 
-    func start(_ scratch: TempDir) throws -> Run {
-        var env = ProcessInfo.processInfo.environment
+    func start(_ scratch: TempDir, environment: [String: String] = [:]) throws -> Run {
+        var env = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
         env.removeValue(forKey: "DBUS_SESSION_BUS_ADDRESS")
         env["XDG_RUNTIME_DIR"] = "/nonexistent"
         env["ALARMD_BIN"] = Products.alarmd
@@ -114,6 +114,29 @@ import Testing
         kill(run.alarmdPid, SIGTERM)
         expectCleanedUp(run, after: "SIGTERM to alarmd")
         #expect(run.script.exitStatus == 0, "make run fails after a clean stop: wait status \(run.script.exitStatus ?? -1)")
+    }
+
+    /// `make run` in a Vietnamese terminal: alarmd takes the shell's LANG and the catalogs `make`
+    /// compiled into the checkout (`make locale`, which `make run` builds first), so what it shows a
+    /// person is Vietnamese — here the standard Stop of a timer's presentation, read over the bus.
+    @Test func itSpeaksTheShellsLanguageWithTheCheckoutsCatalogs() throws {
+        let made = try runCommand("/usr/bin/make", ["-s", "-C", Products.sourceRoot, "locale"])
+        try #require(made.status == 0, "make locale: \(made.err)")
+        let scratch = TempDir("alarmd-run")
+        var env = ["LANG": "vi_VN.UTF-8", "LC_ALL": "", "LC_MESSAGES": "", "LANGUAGE": ""]
+        env["ALARMD_LOCALEDIR"] = ""   // the script's own default, the checkout's
+        let run = try start(scratch, environment: env)
+        defer { sweep(run) }
+        let address = readText(run.log).split(separator: "\n").first { $0.contains("export DBUS_SESSION_BUS_ADDRESS='") }
+            .map { String($0.split(separator: "'")[1]) } ?? ""
+        let c = try Client(address: address)
+        let timer = try c.schedule([("title", .string("Trà")), ("duration", .uint32(600))])
+        let presentation = Dictionary(try c.property(timer, alarmInterface, "Presentation").unwrapped.vardictEntries ?? [],
+                                      uniquingKeysWith: { a, _ in a })
+        #expect(presentation["stop_button"]?.unwrapped == .string("Dừng") && presentation["pause_button"]?.unwrapped == .string("Tạm dừng"),
+                "\(presentation)")
+        kill(run.alarmdPid, SIGTERM)
+        expectCleanedUp(run, after: "SIGTERM to alarmd")
     }
 
     /// Ctrl-C in the terminal: SIGINT to the whole foreground process group.
