@@ -119,6 +119,9 @@ def install_alarmd_catalogue(dest):
         po = os.path.join(ROOT, 'po', f'{lang}.po')
         if os.path.exists(po):
             os.makedirs(os.path.join(dest, lang, 'LC_MESSAGES'), exist_ok=True)
-            subprocess.run(['msgfmt', '-o', os.path.join(dest, lang, 'LC_MESSAGES', 'alarmd.mo'), po], check=True)
+            # Written by Python: msgfmt cannot open a path through the root's /proc/PID/root for writing.
+            mo = subprocess.run(['msgfmt', '-o', '-', po], capture_output=True, check=True).stdout
+            with open(os.path.join(dest, lang, 'LC_MESSAGES', 'alarmd.mo'), 'wb') as f:
+                f.write(mo)
             done.append(lang)
     return f'alarmd\'s catalogue compiled from po/ for {done}' if done else 'no po/LL.po for alarmd: it speaks English'
