@@ -266,15 +266,19 @@ test-plasma67: plasma6-applet
 	$(SWIFT_BUILD) --product alarmd
 	ALARMD="$$($(SWIFT) build --show-bin-path)/alarmd" PLASMA6_BUILD="$(PLASMA6_BUILD)" Tests/desktop/plasma/run-root forky
 
-# Regenerates the applet's translation template from both QML packages and the plugin (which holds no
-# user-visible text), as applets/plasma/Messages.sh does for KDE's tooling. xgettext writes a header of
-# its own, without SPDX lines: those of the template it replaces are kept.
-PLASMA_POT = applets/plasma/po/plasma_applet_$(PLASMA_APPLET).pot
+# Regenerates the applet's translation template from both QML packages, the plugin (which holds no
+# user-visible text) and the lock-screen alert (which shares the applet's domain), as
+# applets/plasma/Messages.sh does for KDE's tooling. xgettext writes a header of its own, without SPDX
+# lines: those of the committed template are kept. PLASMA_POT=FILE writes the template there instead
+# (test-translations compares a fresh one with the committed one).
+PLASMA_POT_COMMITTED = applets/plasma/po/plasma_applet_$(PLASMA_APPLET).pot
+PLASMA_POT = $(PLASMA_POT_COMMITTED)
 plasma-pot:
-	{ grep '^# SPDX-' $(PLASMA_POT); \
+	{ grep '^# SPDX-' $(PLASMA_POT_COMMITTED); \
 	  xgettext --from-code=UTF-8 -C --kde -ci18n -ki18n:1 -ki18nc:1c,2 -ki18np:1,2 -ki18ncp:1c,2,3 \
 		--package-name=plasma-applet-alarmd --msgid-bugs-address=alarmd@alarmd.org \
-		-o - $$(find applets/plasma/package applets/plasma/package6 -name '*.qml' | sort) applets/plasma/plugin/*.cpp; \
+		-o - $$(find applets/plasma/package applets/plasma/package6 applets/plasma/alert -name '*.qml' | sort) \
+		applets/plasma/plugin/*.cpp applets/plasma/alert/src/*.cpp; \
 	} > $(PLASMA_POT).new && mv $(PLASMA_POT).new $(PLASMA_POT)
 
 # alarmd-lockscreen-alert (applets/plasma/alert/README.md): a ringing alarm's Stop and Snooze above the
@@ -356,6 +360,9 @@ test-translations:
 	@$(MAKE) --no-print-directory alarmd-pot ALARMD_POT=$(POT_FRESH)/alarmd.pot
 	scripts/check-po alarmd po $(POT_FRESH)/alarmd.pot
 	@$(MAKE) -s --no-print-directory gnome-pot GNOME_POT=$(POT_FRESH)/gnome-shell-extension-alarmd.pot && scripts/check-po gnome-shell-extension-alarmd applets/gnome-shell/po $(POT_FRESH)/gnome-shell-extension-alarmd.pot
+	@$(MAKE) --no-print-directory plasma-pot PLASMA_POT=$(POT_FRESH)/plasma_applet_$(PLASMA_APPLET).pot > /dev/null
+	scripts/check-po plasma_applet_$(PLASMA_APPLET) applets/plasma/po $(POT_FRESH)/plasma_applet_$(PLASMA_APPLET).pot
+	scripts/check-plasma-metadata
 
 # Every translation template, from the sources.
 pot: alarmd-pot gnome-pot plasma-pot

@@ -16,6 +16,7 @@ lock_alert_runs() (the arguments each run of the lock-screen alert's stand-in re
 import json
 import os
 import re
+import shutil
 import signal
 import subprocess
 import sys
@@ -24,6 +25,7 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.abspath(os.path.join(HERE, '..', '..', '..'))
 sys.path.insert(0, os.path.join(ROOT, 'Tests', 'lib'))
+from languages import LANGUAGES, WAYS, msgstr, read_lines, squeeze, tesseract_has  # noqa: E402
 from screen import CheckRun, Fail, count_near, find_word, log, pixels, reading_order, text_of, wait_for  # noqa: E402,F401  (the suites import them from here)
 APPLET = 'org.alarmd.plasmoid'
 # The QML packages: Plasma 5.27's and Plasma 6's; one translation template for both.
@@ -100,7 +102,7 @@ class Checks(CheckRun):
         self.PANEL = getattr(s, 'panel', PANEL)
 
     def pot_current(self):
-        """The template holds every string of both QML packages (and the plugin's, which has none)."""
+        """The template holds every string of both QML packages, the plugin's (none) and the lock-screen alert's."""
         def msgids(path):
             with open(path, encoding='utf-8') as f:
                 return set(re.findall(r'^msgid "(.+)"$', f.read(), re.M))
@@ -109,6 +111,9 @@ class Checks(CheckRun):
                          for f in files if f.endswith('.qml'))
         plugin = os.path.join(ROOT, 'applets', 'plasma', 'plugin')
         sources += sorted(os.path.join(plugin, f) for f in os.listdir(plugin) if f.endswith('.cpp'))
+        # The lock-screen alert shares the applet's domain.
+        alert = os.path.join(ROOT, 'applets', 'plasma', 'alert')
+        sources += sorted(os.path.join(d, f) for d, _, files in os.walk(alert) for f in files if f.endswith(('.cpp', '.qml')))
         subprocess.run(['xgettext', '--from-code=UTF-8', '-C', '--kde', '-ci18n', '-ki18n:1', '-ki18nc:1c,2', '-ki18np:1,2',
                         '-ki18ncp:1c,2,3', '-o', tmp] + sources, check=True, capture_output=True)
         want = msgids(tmp)
@@ -595,6 +600,25 @@ class Checks(CheckRun):
         print(f'    set as 6:45 AM (shown {shown} at first); listed: {text_of(words)!r}')
         self.s.call('Cancel', a['Id'])
 
+    def windowed_language(self, locale):
+        """The applet in another language: its catalogue found where it is installed, its words read whole."""
+        lang, tess, _, _ = LANGUAGES[locale]
+        if not tesseract_has(tess):
+            raise Fail(f'tesseract cannot read {tess} (scripts/install-plasma-deps installs it)')
+        want = [msgstr(lang, 'Alarms and Timers'), msgstr(lang, 'New alarm'), msgstr(lang, 'New timer')]
+        self.s.stop('plasmawindowed', self.win)
+        self.win, self.win_pid, self.wid = self.open_windowed({'LANG': locale})
+        self.last = ''
+
+        def read():
+            self.last = ''.join(t for t, _ in read_lines(self.s.screenshot(f'windowed-{lang}'), self.view, tess))
+            return all(squeeze(w) in self.last for w in want)
+        try:
+            wait_for(f'the applet in {locale}', read, timeout=SHOW, interval=0.5)
+        except Fail:
+            raise Fail(f'{locale}: not all of {want} read: {self.last!r}')
+        print(f'    {locale}: {self.last!r}')
+
     def off_stays_silent(self):
         # Two alarms at one time a few minutes ahead, Lazy switched off by its switch; then alarmd's test
         # clock (--test-clock) is stepped to that time rather than waited for: Wake rings, Lazy does not,
@@ -650,6 +674,10 @@ class Checks(CheckRun):
                    self.alarms_by_clicks)
         self.check('plasmawindowed: an alarm switched off stays silent at its time while one on rings', self.off_stays_silent)
         self.check('plasmawindowed: a 12-hour locale: 6:45 AM shown and set', self.alarms_12h)
+        if self.s.version == 5:
+            # Plasma 6's suite runs its passes in other languages in the panel (language()).
+            self.check('plasmawindowed: in vi_VN.UTF-8 the popup says the applet\'s Vietnamese',
+                       lambda: self.windowed_language('vi_VN.UTF-8'))
         self.s.stop('plasmawindowed', self.win)
 
     # --- plasmashell: the compact view in a real panel -------------------------------------------
@@ -878,6 +906,80 @@ class Checks(CheckRun):
         self.s.call('Stop', toast)
         self.close_popup(x)
 
+    def language(self, locale):
+        """Plasma and alarmd in another language (issue #36): plasmashell and alarmd started again with
+        LANG; a ringing alarm opens the popup, which says the applet's words from its .po (heading, Stop,
+        New timer) and alarmd's Snooze, each read whole (not cut off on its button), while alarmd's
+        notification above it offers alarmd's Stop and Snooze in that language."""
+        lang, tess, stop, snooze = LANGUAGES[locale]
+        if not tesseract_has(tess):
+            raise Fail(f'tesseract cannot read {tess} (scripts/install-plasma-deps installs it)')
+        heading = msgstr(lang, 'Alarms and Timers')
+        words = {'the heading': heading, 'the popup\'s Stop': msgstr(lang, 'Stop', '@action:button stop a ringing alarm'),
+                 'New timer': msgstr(lang, 'New timer')}
+        env = {'LANG': locale}
+        # Where the widget is, read while the panel still speaks English (the first pass): in Chinese the
+        # panel's font is Noto Sans CJK, whose narrow space joins "TEA 20:43" into one word for tesseract.
+        # The popup is then waited for itself (read_ringing).
+        if getattr(self, 'widget_at', None) is None:
+            # An alarm an earlier check left ringing would stand in the panel where TEA counts down.
+            for a in self.s.alarms():
+                if a['State'] == 'alerting':
+                    self.s.call('Stop', a['Id'])
+            self.widget_at = self.widget_x()
+        x = self.widget_at
+        self.s.restart_alarmd(extra={**env, 'ALARMD_LOCALEDIR': self.s.alarmd_localedir})
+        self.shell = self.s.relaunch_plasmashell(self.shell, env)
+        wait_for('plasmashell on the bus', lambda: self.shell.poll() is None and self.s.name_owner('org.kde.plasmashell'),
+                 timeout=60, interval=0.3)
+        if APPLET not in str(wait_for('a panel', lambda: self.shell_script(
+                'print(panels().length ? panels()[0].widgets().map(function (w) { return w.type; }).join(" ") : "")'),
+                timeout=60, interval=0.5)):
+            self.shell_script(f'panels()[0].addWidget("{APPLET}")')
+        bread = self.s.schedule('title', 's', 'Bread', 'duration', 'u', '2')
+        try:
+            wait_for('Bread alerting (busctl)', lambda: self.s.alarm_prop(bread, 'State') == 'alerting', timeout=10,
+                     interval=0.2)
+            png, popup, note = self.read_ringing(locale, x, heading, dict(words, **{'alarmd\'s Snooze': snooze}),
+                                                 {'alarmd\'s Stop': stop, 'alarmd\'s Snooze': snooze})
+        finally:
+            self.s.call('Stop', bread)
+        print(f'    {locale}: popup {popup!r}; notification {note!r}')
+        shutil.copyfile(png, os.path.join(self.s.art, f'plasma6-panel-{lang}.png'))
+        self.s.xdotool('key', 'Escape')
+        wait_for('the popup to close (Escape)', lambda: squeeze(heading) not in ''.join(
+            t for t, _ in read_lines(self.s.screenshot('popup-closing'), self.popup_area(x), tess)), timeout=SHOW, interval=0.3)
+
+    def read_ringing(self, locale, x, heading, want_popup, want_note):
+        """The popup (from its heading down) and the notification above it, read in the language until
+        each holds its words whole; (png, popup's readings, notification's readings)."""
+        tess = LANGUAGES[locale][1]
+        area = self.popup_area(x)
+        last = (None, [], [])
+
+        def read():
+            nonlocal last
+            png = self.s.screenshot(f'ring-popup-{LANGUAGES[locale][0]}')
+            popup, note = [], []
+            for scale, threshold in WAYS:
+                lines = read_lines(png, area, tess, scale, threshold)
+                top = next((y for t, y in lines if squeeze(heading) in t), None)
+                if top is not None:
+                    popup.append(''.join(t for t, y in lines if y >= top - 2))
+                    note.append(''.join(t for t, y in lines if y < top - 2))
+            last = (png, popup, note)
+            return all(any(squeeze(w) in r for r in popup) for w in want_popup.values()) and all(
+                any(squeeze(w) in r for r in note) for w in want_note.values())
+        try:
+            wait_for(f'the popup and the notification in {locale}', read, timeout=SHOW * 2, interval=0.5)
+        except Fail:
+            png, popup, note = last
+            missing = [f'{k} {v!r}' for k, v in want_popup.items() if not any(squeeze(v) in r for r in popup)]
+            missing += [f'{k} {v!r} in the notification' for k, v in want_note.items()
+                        if not any(squeeze(v) in r for r in note)]
+            raise Fail(f'{locale}: not read whole: {", ".join(missing)}; popup {popup!r}; above it {note!r}')
+        return last
+
     def lock_hook(self):
         self.widget_x()  # the panel is there, TEA counting down
         print(f'    {self.s.lock_screen()}')
@@ -916,6 +1018,15 @@ class Checks(CheckRun):
         dnd = ', Do Not Disturb on' if hasattr(self.s, 'do_not_disturb') else ''
         self.check(f'plasmashell: a ringing alarm opens the popup{dnd}: title, Stop and Snooze; once per ringing; '
                    'Stop acts', self.ring_opens_popup)
+        if hasattr(self.s, 'relaunch_plasmashell'):
+            for locale in LANGUAGES:
+                self.check(f'{locale}: the popup of a ringing alarm in {locale}, alarmd\'s notification\'s Stop and '
+                           'Snooze too, whole on their buttons', lambda: self.language(locale))
+            # Back to the session's language for what follows.
+            try:
+                self.s.restart_alarmd()
+            except Fail as e:
+                log(f'alarmd not restarted: {e}')
         if hasattr(self.s, 'lock_screen'):
             self.check('plasmashell: screen locked, a ringing alarm starts the lock-screen alert once (--alarm ID)',
                        self.lock_hook)

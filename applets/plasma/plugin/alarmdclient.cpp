@@ -92,16 +92,20 @@ QString two(qint64 v)
     return QStringLiteral("%1").arg(v, 2, 10, QLatin1Char('0'));
 }
 
-// A wall-clock instant in local time: "07:30" today, "Tue 07:30" within the coming week, else a date.
+// A wall-clock instant in local time: "07:30" today, "Tue 07:30" within the coming week, else a date;
+// the clock (12 or 24 hours) and the day's name as the user's locale writes them, as alarmTime does.
 QString localTime(qint64 usec, qint64 now)
 {
+    const QLocale locale;
     const QDateTime t = QDateTime::fromMSecsSinceEpoch(usec / 1000);
     const QDateTime n = QDateTime::fromMSecsSinceEpoch(now / 1000);
+    const QString time = AlarmdClient::alarmTime(t.time().hour(), t.time().minute(), AlarmdClient::localeHour12(locale), locale);
     if (t.date() == n.date())
-        return t.toString(QStringLiteral("HH:mm"));
+        return time;
     if (usec > now && usec - now < qint64(6.5 * 86400) * USEC)
-        return QLocale().toString(t, QStringLiteral("ddd HH:mm"));
-    return t.toString(QStringLiteral("yyyy-MM-dd HH:mm"));
+        return locale.dayName(t.date().dayOfWeek(), QLocale::ShortFormat) + QLatin1Char(' ') + time;
+    // The client rules write a date further away as ISO 8601 in every language (client-rules.json).
+    return t.toString(QStringLiteral("yyyy-MM-dd ")) + time;
 }
 
 // The Schedule's weekday names, Monday first (Qt::DayOfWeek - 1).

@@ -17,7 +17,7 @@ Window {
     height: 300
     minimumWidth: 420
     minimumHeight: 260
-    title: alarm.title !== "" ? "Alarm: " + alarm.title : "Alarm"
+    title: alarm.windowTitle
     color: "#1b1e20"
 
     component AlertButton: Rectangle {
@@ -62,7 +62,7 @@ Window {
 
         Text {
             Layout.fillWidth: true
-            text: alarm.title !== "" ? alarm.title : "Alarm"
+            text: alarm.heading
             color: "#ffffff"
             font.pixelSize: 40
             font.bold: true

@@ -6,6 +6,8 @@
 #include "alarm1.h"
 #include "alarmmanager1.h"
 
+#include <KLocalizedString>
+
 #include <QtCore/QRegularExpression>
 #include <QtDBus/QDBusMessage>
 #include <QtDBus/QDBusPendingCallWatcher>
@@ -114,10 +116,22 @@ QString Alert::subtitle() const
     return text(QStringLiteral("subtitle"));
 }
 
+QString Alert::heading() const
+{
+    return title().isEmpty() ? i18nc("@title an alarm that has no title of its own", "Alarm") : title();
+}
+
+QString Alert::windowTitle() const
+{
+    return title().isEmpty() ? i18nc("@title:window", "Alarm")
+                             : i18nc("@title:window %1 the ringing alarm's title", "Alarm: %1", title());
+}
+
+// alarmd sets stop_button in its own language; an alarm without one still gets a word the user reads.
 QString Alert::stopText() const
 {
     const QString t = text(QStringLiteral("stop_button"));
-    return t.isEmpty() ? QStringLiteral("Stop") : t;
+    return t.isEmpty() ? i18nc("@action:button stop a ringing alarm", "Stop") : t;
 }
 
 QString Alert::snoozeText() const

@@ -25,6 +25,9 @@ class Alert : public QObject
     Q_OBJECT
     Q_PROPERTY(QString title READ title NOTIFY changed)
     Q_PROPERTY(QString subtitle READ subtitle NOTIFY changed)
+    // What the window shows and is called, in the user's language: the title, or "Alarm" without one.
+    Q_PROPERTY(QString heading READ heading NOTIFY changed)
+    Q_PROPERTY(QString windowTitle READ windowTitle NOTIFY changed)
     Q_PROPERTY(QString stopText READ stopText NOTIFY changed)
     Q_PROPERTY(QString snoozeText READ snoozeText NOTIFY changed)
     Q_PROPERTY(bool canSnooze READ canSnooze NOTIFY changed)
@@ -44,6 +47,8 @@ public:
 
     QString title() const;
     QString subtitle() const;
+    QString heading() const;
+    QString windowTitle() const;
     QString stopText() const;
     QString snoozeText() const;
     bool canSnooze() const;

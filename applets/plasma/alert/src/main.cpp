@@ -15,6 +15,7 @@
 #include "alert.h"
 #include "lockscreenoverlay.h"
 
+#include <KLocalizedString>
 #include <KWaylandExtras>
 #include <KWindowSystem>
 
@@ -61,6 +62,8 @@ int main(int argc, char *argv[])
     qputenv("QT_QPA_PLATFORM", "wayland");
 
     QGuiApplication app(argc, argv);
+    // The applet's domain: one catalogue for everything the alarmd Plasma package shows (CMakeLists.txt).
+    KLocalizedString::setApplicationDomain(TRANSLATION_DOMAIN);
     QGuiApplication::setApplicationName(QStringLiteral("alarmd-lockscreen-alert"));
     QGuiApplication::setApplicationVersion(QStringLiteral("1.0"));
     // The app id KWin sees (xdg_toplevel.set_app_id) and activates by: this program's desktop file.

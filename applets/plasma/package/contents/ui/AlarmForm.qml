@@ -55,7 +55,7 @@ ColumnLayout {
             return client.week.some(function(d, i) { return d.key === key && days.itemAt(i).checked })
         })
         // The contract requires a title: an empty one is the alarm's name in the user's language.
-        const title = titleField.text.trim() !== "" ? titleField.text.trim() : i18n("Alarm")
+        const title = titleField.text.trim() !== "" ? titleField.text.trim() : i18nc("@title an alarm that has no title of its own", "Alarm")
         const postAlert = snoozeMinutes[snooze.currentIndex] * 60
         if (alarmId === "")
             client.scheduleAlarm(hour, parseInt(minutes.text, 10), weekdays, title, postAlert)
@@ -114,11 +114,11 @@ ColumnLayout {
     }
     RowLayout {
         PlasmaComponents3.Button {
-            text: i18n("Weekdays")
+            text: i18nc("@action:button select Monday to Friday", "Weekdays")
             onClicked: form.setDays(function(key) { return form.workWeek.indexOf(key) >= 0 })
         }
         PlasmaComponents3.Button {
-            text: i18n("Every day")
+            text: i18nc("@action:button select all seven days", "Every day")
             onClicked: form.setDays(function() { return true })
         }
     }
@@ -126,13 +126,13 @@ ColumnLayout {
     PlasmaComponents3.TextField {
         id: titleField
         Layout.fillWidth: true
-        placeholderText: i18n("Alarm")
+        placeholderText: i18nc("@title an alarm that has no title of its own", "Alarm")
         onAccepted: if (hours.acceptableInput && minutes.acceptableInput) form.save()
     }
 
     RowLayout {
         PlasmaComponents3.Label {
-            text: i18n("Snooze")
+            text: i18nc("@label:listbox how long a snoozed alarm waits before it rings again", "Snooze")
         }
         PlasmaComponents3.ComboBox {
             id: snooze
@@ -143,13 +143,13 @@ ColumnLayout {
     RowLayout {
         PlasmaComponents3.Button {
             enabled: hours.acceptableInput && minutes.acceptableInput
-            text: i18n("Save")
+            text: i18nc("@action:button", "Save")
             icon.name: "document-save"
             onClicked: form.save()
         }
         PlasmaComponents3.Button {
             visible: form.alarmId !== ""
-            text: i18n("Delete")
+            text: i18nc("@action:button", "Delete")
             icon.name: "edit-delete"
             onClicked: {
                 form.client.cancel(form.alarmId)

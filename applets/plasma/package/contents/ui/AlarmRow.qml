@@ -62,7 +62,7 @@ ColumnLayout {
                     Layout.fillWidth: true
                 }
                 PlasmaComponents3.Label {
-                    text: row.timeText + " · " + row.applet.daysOf(row.daysKind, row.daysText)
+                    text: i18nc("@label %1 an alarm's time, %2 the days it rings", "%1 · %2", row.timeText, row.applet.daysOf(row.daysKind, row.daysText))
                     opacity: row.alarmEnabled ? 1 : 0.6
                     Layout.fillWidth: true
                 }
@@ -109,27 +109,27 @@ ColumnLayout {
         visible: !row.wakeUp
         PlasmaComponents3.Button {
             visible: row.alarmState === "countdown"
-            text: i18n("Pause")
+            text: i18nc("@action:button", "Pause")
             onClicked: row.client.pause(row.alarmId)
         }
         PlasmaComponents3.Button {
             visible: row.alarmState === "paused"
-            text: i18n("Resume")
+            text: i18nc("@action:button", "Resume")
             onClicked: row.client.resume(row.alarmId)
         }
         PlasmaComponents3.Button {
             visible: row.alarmState === "alerting"
-            text: i18n("Stop")
+            text: i18nc("@action:button stop a ringing alarm", "Stop")
             onClicked: row.client.stop(row.alarmId)
         }
         PlasmaComponents3.Button {
             visible: row.alarmState === "alerting"
-            text: row.secondaryButton !== "" ? row.secondaryButton : i18n("Snooze")
+            text: row.secondaryButton !== "" ? row.secondaryButton : i18nc("@action:button let a ringing alarm ring again later", "Snooze")
             onClicked: row.client.secondary(row.alarmId)
         }
         PlasmaComponents3.Button {
             visible: row.alarmState !== "alerting"
-            text: i18n("Cancel")
+            text: i18nc("@action:button remove the alarm or timer", "Cancel")
             onClicked: row.client.cancel(row.alarmId)
         }
     }

@@ -33,7 +33,7 @@ Item {
 
     // What a person calls an alarm without a title.
     function titleOf(title, kind) {
-        return title !== "" ? title : (kind === "timer" ? i18n("Timer") : i18n("Alarm"))
+        return title !== "" ? title : (kind === "timer" ? i18nc("@title a timer that has no title of its own", "Timer") : i18nc("@title an alarm that has no title of its own", "Alarm"))
     }
 
     // An alarm's days in short (AlarmdClient::alarmDays gives the kind and the locale's day names).

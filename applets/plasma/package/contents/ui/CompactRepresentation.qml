@@ -27,11 +27,15 @@ MouseArea {
     readonly property string text: {
         switch (mode) {
         case "alerting":
-            return applet.titleOf(client.panelLabel, client.panelKind) + (client.panelMore > 0 ? " +" + client.panelMore : "")
+            return client.panelMore > 0
+                ? i18nc("@label %1 a ringing alarm's title, %2 how many more ring", "%1 +%2",
+                        applet.titleOf(client.panelLabel, client.panelKind), client.panelMore)
+                : applet.titleOf(client.panelLabel, client.panelKind)
         case "countdown":
         case "warning":
         case "paused":
-            return client.panelLabel === "" ? client.panelTime : client.panelLabel + " " + client.panelTime
+            return client.panelLabel === "" ? client.panelTime
+                : i18nc("@label %1 a timer's short label, %2 its time left", "%1 %2", client.panelLabel, client.panelTime)
         case "scheduled":
             return client.panelTime
         default:

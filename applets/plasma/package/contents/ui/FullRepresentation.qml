@@ -34,7 +34,7 @@ Item {
             }
             return
         }
-        client.startTimer(parsed.seconds, i18n("Timer"))
+        client.startTimer(parsed.seconds, i18nc("@title a timer that has no title of its own", "Timer"))
         entry.text = ""
         entryError = ""
     }
@@ -134,7 +134,7 @@ Item {
                         required property int modelData
                         Layout.fillWidth: true
                         text: i18np("%1 min", "%1 min", modelData)
-                        onClicked: full.client.startTimer(modelData * 60, i18n("Timer"))
+                        onClicked: full.client.startTimer(modelData * 60, i18nc("@title a timer that has no title of its own", "Timer"))
                     }
                 }
             }
