@@ -49,6 +49,7 @@ public enum CommandInput {
     /// - Parameters:
     ///   - text: What the person typed; whitespace around it is ignored.
     ///   - zone: The zone a date and time is read in.
+    ///   - language: The language its problems are told in (`English` by default).
     /// - Returns: The time, or the ``Problem`` with it.
     public static func readTime(_ text: String, zone: Zone = .local, language: any Language = English()) -> Result<When, Problem> {
         let s = text.trimmingWhitespace()
@@ -153,6 +154,7 @@ public enum CommandInput {
     ///   - zero: Whether 0 is allowed, meaning "none".
     ///   - range: The seconds allowed (besides 0 when `zero`); the grammar reads no more than five
     ///     years, whatever the range.
+    ///   - language: The language its problems are told in (`English` by default).
     /// - Returns: Seconds, or the ``Problem`` with them.
     public static func readDuration(_ text: String, zero: Bool = false, range: ClosedRange<UInt64> = 1...DurationGrammar.maximumSeconds,
                                     language: any Language = English()) -> Result<UInt64, Problem> {
@@ -177,7 +179,9 @@ public enum CommandInput {
 
     /// "1 second", "1 day", "7 days", "five years": a bound as a person says it.
     ///
-    /// - Parameter seconds: The bound.
+    /// - Parameters:
+    ///   - seconds: The bound.
+    ///   - language: The language it speaks in (`English` by default: the C locale's words and clock).
     /// - Returns: The bound in the largest unit it is a whole number of.
     public static func spoken(_ seconds: UInt64, language: any Language = English()) -> String {
         // Translators: the longest duration alarmd takes, in words.
@@ -191,7 +195,9 @@ public enum CommandInput {
 
     /// A human form of a duration for default titles: "25 min", "1 h 30 min", "45 s".
     ///
-    /// - Parameter seconds: The duration; days show as hours ("36 h").
+    /// - Parameters:
+    ///   - seconds: The duration; days show as hours ("36 h").
+    ///   - language: The language it speaks in (`English` by default: the C locale's words and clock).
     /// - Returns: Hours, minutes and seconds, leaving out those that are 0 ("0 s" for none).
     public static func durationText(_ seconds: UInt64, language: any Language = English()) -> String {
         let h = Int(clamping: seconds / 3600), m = Int(seconds / 60 % 60), s = Int(seconds % 60)

@@ -7,7 +7,7 @@ import FoundationEssentials
 /// What a panel module shows, computed from the mirror and the clock alone (a pure function, so every
 /// panel format and the tests agree on it).
 ///
-/// ``make(alarms:running:now:zone:)`` makes one; ``PanelFormat`` writes it as a panel reads it.
+/// ``make(alarms:running:now:zone:language:)`` makes one; ``PanelFormat`` writes it as a panel reads it.
 /// What each panel shows, and how to set one up, is in docs/user-guide.md ("Panels").
 public struct PanelView: Equatable, Sendable {
     /// The module's class: waybar styles by it, i3bar and polybar colour by it.

@@ -11,7 +11,9 @@ public enum TimeText {
     /// A countdown's remaining time, rounded up so it shows 25:00 at the start and 0:01 in the last
     /// second: `24:59`, `1:02:03`, `2d 03:04:05`.
     ///
-    /// - Parameter remaining: The time left, in µs (``AlarmSnapshot/remaining(at:)``).
+    /// - Parameters:
+    ///   - remaining: The time left, in µs (``AlarmSnapshot/remaining(at:)``).
+    ///   - language: The language it speaks in (`English` by default: the C locale's words and clock).
     /// - Returns: Minutes and seconds, with hours and days in front when there are any.
     public static func clock(_ remaining: USec, language: any Language = English()) -> String {
         let total = (remaining + usecPerSecond - 1) / usecPerSecond
@@ -30,6 +32,7 @@ public enum TimeText {
     /// - Parameters:
     ///   - t: The instant, in realtime µs.
     ///   - now: The current time, in realtime µs.
+    ///   - language: The language it speaks in (`English` by default: the C locale's words and clock).
     /// - Returns: How far `t` is from `now`, to the nearest second, in its two largest units at
     ///   most (seconds only under ten minutes).
     public static func relative(_ t: USec, from now: USec, language: any Language = English()) -> String {
@@ -72,6 +75,7 @@ public enum TimeText {
     ///   - t: The instant, in realtime µs.
     ///   - now: The current time, in realtime µs: what "today" and "within a week" are counted from.
     ///   - zone: The zone the instant is shown in.
+    ///   - language: The language it speaks in (`English` by default: the C locale's words and clock).
     /// - Returns: The time of day: alone today, after the weekday in the coming week, else after
     ///   the date.
     public static func local(_ t: USec, now: USec, zone: Zone = .local, language: any Language = English()) -> String {
@@ -134,7 +138,9 @@ public enum TimeText {
     /// what `--days` reads; in a locale other than C, as ``AlarmText/days(_:firstDay:fire:now:zone:language:)``
     /// writes them ("Mo–Fr").
     ///
-    /// - Parameter names: Lowercase day names (``AlarmSnapshot/weekdays``).
+    /// - Parameters:
+    ///   - names: Lowercase day names (``AlarmSnapshot/weekdays``).
+    ///   - language: The language it speaks in (`English` by default: the C locale's words and clock).
     /// - Returns: The days in the shortest of those forms; names it does not know are left out.
     public static func days(_ names: [String], language: any Language = English()) -> String {
         // Any other locale writes the days in its own names (AlarmText.days), which --days does not read.
