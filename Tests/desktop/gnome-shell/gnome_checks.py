@@ -511,6 +511,17 @@ class Checks(CheckRun):
         self.click_word(new)
         return self._form(f'{label}-form')
 
+    def _days_chosen(self, label, count):
+        """Whether at least `count` day buttons of the open form show the accent (chosen): the row above
+        "Weekdays", each chosen day a button of some 1,000 accent pixels."""
+        got = self._menu_has(label, r'Weekdays')
+        w = got and find_word(got[1], '^Weekdays$')
+        if not w:
+            return False
+        x0, y0, width, h = self.MENU[0], w[2] - 50, self.MENU[2], 34
+        pix = pixels(got[0], (x0, y0, width, h))
+        return sum(1 for p in pix if all(abs(a - b) <= 40 for a, b in zip(p, BLUE))) >= count * 600
+
     def _time_fields(self, words):
         """Where the hour and the minute fields are: the row above the days, from the form's left edge (the
         stylesheet's sizes), found from "Weekdays" two rows below. OCR does not read digits in framed
@@ -560,6 +571,10 @@ class Checks(CheckRun):
         self._type_time('alarm-new', '6', '45')
         png, words = self._form('alarm-new-days')
         self.click_word(find_word(words, '^Weekdays$'))
+        # The click's effect before the next click: on Shell 46 a second click a few milliseconds after
+        # the first (no person clicks that fast) can land before the first was taken.
+        wait_for('Monday to Friday chosen in the form', lambda: self._days_chosen('alarm-new-days-chosen', 5),
+                 timeout=5, interval=0.3)
         self.click_word(find_word(words, '^Title'))
         self.s.send('type Get up')
         # (An entry with the focus's frame is not read: the title is read back from the bus and the row.)
