@@ -11,9 +11,8 @@ import AlarmCore
 public enum AlarmText {
     /// "06:45", or "6:45 AM" on a 12-hour desktop.
     public static func time(hour: Int, minute: Int, hour12: Bool) -> String {
-        guard hour12 else { return twoDigits(hour) + ":" + twoDigits(minute) }
-        let h = hour % 12 == 0 ? 12 : hour % 12
-        return "\(h):\(twoDigits(minute)) \(hour < 12 ? "AM" : "PM")"
+        LocaleConventions(clock: hour12 ? .twelveHour(am: "AM", pm: "PM", markerFirst: false, separator: " ") : .twentyFourHour,
+                          weekdayNames: [], firstWeekday: .monday).time(hour: hour, minute: minute)
     }
 
     /// "Mon–Fri", "Every day", "Mon, Wed, Fri"; for a one-shot "Today", "Tomorrow", its date, or
