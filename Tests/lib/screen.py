@@ -26,6 +26,7 @@ class CheckRun:
     def __init__(self, s):
         self.s = s
         self.results = []
+        self.failures = []
 
     def tidy(self):
         pass
@@ -39,6 +40,7 @@ class CheckRun:
         except Exception as e:
             ok = False
             log(f'FAIL {name}: {e}')
+            self.failures.append(f'{name}: {e}')
             if not isinstance(e, Fail):
                 traceback.print_exc()
             try:
@@ -51,6 +53,13 @@ class CheckRun:
             pass
         self.results.append((name, ok))
         return ok
+
+
+def recap(checks):
+    """Repeats the failures just before a suite's last line: a CI log that keeps only its tail must
+    still say what failed and why."""
+    for line in getattr(checks, 'failures', []) if checks else []:
+        print(f'failed: {line}'[:2000], flush=True)
 
 
 def wait_for(what, predicate, timeout=10.0, interval=0.1):

@@ -26,7 +26,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.abspath(os.path.join(HERE, '..', '..', '..'))
 sys.path.insert(0, os.path.join(ROOT, 'Tests', 'lib'))
 from languages import LANGUAGES, WAYS, msgstr, read_lines, squeeze, tesseract_has  # noqa: E402
-from screen import CheckRun, Fail, count_near, find_word, log, pixels, reading_order, text_of, wait_for  # noqa: E402,F401  (the suites import them from here)
+from screen import CheckRun, Fail, count_near, find_word, log, pixels, reading_order, recap, text_of, wait_for  # noqa: E402,F401  (the suites import them from here)
 APPLET = 'org.alarmd.plasmoid'
 # The QML packages: Plasma 5.27's and Plasma 6's; one translation template for both.
 PACKAGES = {5: os.path.join(ROOT, 'applets', 'plasma', 'package'), 6: os.path.join(ROOT, 'applets', 'plasma', 'package6')}
