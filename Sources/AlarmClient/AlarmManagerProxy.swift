@@ -56,6 +56,25 @@ public final class AlarmManagerProxy {
         return r?.first == .bool(true)
     }
 
+    // MARK: signals
+
+    /// Asks alarmd to send this connection its signals (`Watch`): `InterfacesAdded`,
+    /// `InterfacesRemoved` and `PropertiesChanged` of the alarms the caller may see, `AlarmRemoved`,
+    /// `AuthorizationChanged`, and the manager's `NextFireTimeUSec` changes.
+    ///
+    /// alarmd broadcasts none of them: each is addressed to a connection that watches, and tells it
+    /// only of its own app's alarms (all of them for the user's own tools). A watch lasts until the
+    /// connection closes or calls ``unwatch()``; call it again whenever alarmd (re)appears on the bus,
+    /// after subscribing and before reading the alarms, so no change falls in between.
+    ///
+    /// - Throws: `BusError`: `org.alarmd.Error.NotAuthorized` for a caller alarmd cannot identify.
+    public func watch() throws(BusError) { try call("Watch") }
+
+    /// Stops the signals ``watch()`` asked for (`Unwatch`); harmless when not watching.
+    ///
+    /// - Throws: `BusError` when the call fails (alarmd not running).
+    public func unwatch() throws(BusError) { try call("Unwatch") }
+
     // MARK: identity and authorization
 
     /// Names the calling app (`RegisterApp`), once per connection, before its first other call.

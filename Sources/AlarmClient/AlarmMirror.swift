@@ -64,7 +64,7 @@ public final class AlarmMirror {
     public private(set) var nextFireTime: USec = 0
     private let onEvent: (AlarmMirror, MirrorEvent) -> Void
 
-    /// Subscribes to alarmd's signals on `proxy`'s bus, then reads every alarm.
+    /// Subscribes to alarmd's signals on `proxy`'s bus, watches (``AlarmManagerProxy/watch()``), then reads every alarm.
     ///
     /// `onEvent` gets the mirror too: the first event (`loaded`) comes before this init returns.
     ///
@@ -110,6 +110,8 @@ public final class AlarmMirror {
             onEvent(self, .loaded)
             return
         }
+        // Watch first, then read: a change made in between arrives as a signal after the reply.
+        try? proxy.watch()
         do {
             alarms = Dictionary(try managedObjects().map { ($0.id, $0) }, uniquingKeysWith: { _, new in new })
         } catch where error.name == Contract.ErrorName.limitsExceeded {

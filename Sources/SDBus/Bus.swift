@@ -96,18 +96,45 @@ public final class Bus {
 
     // MARK: emitting
 
-    public func emitSignal(path: String, interface: String, member: String, _ args: [Value]) throws(BusError) {
+    /// Sends a signal to `destination` alone (a unicast signal: the bus delivers it to that
+    /// connection whatever its match rules, and to nobody else but monitors), or to every
+    /// subscriber when nil.
+    public func emitSignal(path: String, interface: String, member: String, _ args: [Value], to destination: String? = nil) throws(BusError) {
         var m: OpaquePointer?
         try check(sd_bus_message_new_signal(handle, &m, path, interface, member), "new signal \(member)")
         let msg = Message(adopting: m!)
+        if let destination { try check(sd_bus_message_set_destination(msg.handle, destination), "address \(member) to \(destination)") }
         try msg.append(args)
         try check(sd_bus_send(handle, msg.handle, nil), "send \(member)")
     }
 
     /// Emits a signal row of `interface` (its table declares the signature `args` must have).
     public func emit<Object>(_ signal: Interface<Object>.Signal, of interface: Interface<Object>, path: String,
-                             _ args: [Value]) throws(BusError) {
-        try emitSignal(path: path, interface: interface.name, member: signal.name, args)
+                             _ args: [Value], to destination: String? = nil) throws(BusError) {
+        try emitSignal(path: path, interface: interface.name, member: signal.name, args, to: destination)
+    }
+
+    /// `PropertiesChanged` with the values given (not read back through the getters), to
+    /// `destination` alone or broadcast when nil.
+    public func emitPropertiesChanged(path: String, interface: String, _ changed: [(String, Value)], to destination: String?) throws(BusError) {
+        guard !changed.isEmpty else { return }
+        try emitSignal(path: path, interface: "org.freedesktop.DBus.Properties", member: "PropertiesChanged",
+                       [.string(interface), .vardict(changed), .strings([])], to: destination)
+    }
+
+    /// `InterfacesAdded` of the object manager at `manager` for the object at `path`, with each
+    /// interface's properties as given, to `destination` alone or broadcast when nil.
+    public func emitInterfacesAdded(manager: String, path: String, _ interfaces: [(String, [(String, Value)])],
+                                    to destination: String?) throws(BusError) {
+        try emitSignal(path: manager, interface: "org.freedesktop.DBus.ObjectManager", member: "InterfacesAdded",
+                       [.objectPath(path), .dict(key: "s", value: "a{sv}", interfaces.map { .init(.string($0.0), .vardict($0.1)) })],
+                       to: destination)
+    }
+
+    /// `InterfacesRemoved` of the object manager at `manager`, to `destination` alone or broadcast when nil.
+    public func emitInterfacesRemoved(manager: String, path: String, _ interfaces: [String], to destination: String?) throws(BusError) {
+        try emitSignal(path: manager, interface: "org.freedesktop.DBus.ObjectManager", member: "InterfacesRemoved",
+                       [.objectPath(path), .strings(interfaces)], to: destination)
     }
 
     public func emitPropertiesChanged(path: String, interface: String, _ names: [String]) throws(BusError) {
@@ -115,14 +142,6 @@ public final class Bus {
         _ = try withStrv(names) { (strv) throws(BusError) in
             try check(sd_bus_emit_properties_changed_strv(handle, path, interface, strv), "PropertiesChanged on \(path)")
         }
-    }
-
-    public func emitObjectAdded(path: String) throws(BusError) {
-        try check(sd_bus_emit_object_added(handle, path), "InterfacesAdded \(path)")
-    }
-
-    public func emitObjectRemoved(path: String) throws(BusError) {
-        try check(sd_bus_emit_object_removed(handle, path), "InterfacesRemoved \(path)")
     }
 
     public func addObjectManager(path: String) throws(BusError) {

@@ -48,14 +48,21 @@ public struct Interface<Object: BusObject>: Sendable {
         public let name: String
         public let signature: String
         public let change: PropertyChange
-        /// The value at `path` (fallback objects serve many); nil when there is no such object.
-        public let get: @Sendable (Object, _ path: String) -> Value?
+        /// The value at `path` (fallback objects serve many) for the caller whose call asks for it (nil
+        /// outside a call); nil when there is no such object.
+        public let get: @Sendable (Object, _ path: String, _ caller: Message?) -> Value?
 
-        public init(_ name: String, _ signature: String, _ change: PropertyChange, _ get: @escaping @Sendable (Object, _ path: String) -> Value?) {
+        public init(_ name: String, _ signature: String, _ change: PropertyChange,
+                    _ get: @escaping @Sendable (Object, _ path: String, _ caller: Message?) -> Value?) {
             self.name = name
             self.signature = signature
             self.change = change
             self.get = get
+        }
+
+        /// A property whose value is the same whoever asks.
+        public init(_ name: String, _ signature: String, _ change: PropertyChange, _ get: @escaping @Sendable (Object, _ path: String) -> Value?) {
+            self.init(name, signature, change) { object, path, _ in get(object, path) }
         }
     }
 
@@ -156,7 +163,7 @@ extension BusObject {
 final class ExportedInterface {
     /// Runs the row the call names under the object's policy; nil for a member it does not have.
     let invoke: (MethodCall) throws(BusError) -> MethodResult?
-    let properties: [String: (String) -> Value?]
+    let properties: [String: (String, Message?) -> Value?]
     let exists: (String, Message?) -> Bool
     let children: (Message?) -> [String]
     let vtable: UnsafeMutablePointer<sd_bus_vtable>
@@ -170,8 +177,8 @@ final class ExportedInterface {
             guard let row = rows[call.member] else { return nil }
             return try object.invoke(row, call)
         }
-        var properties: [String: (String) -> Value?] = [:]
-        for p in interface.properties { properties[p.name] = { path in p.get(object, path) } }
+        var properties: [String: (String, Message?) -> Value?] = [:]
+        for p in interface.properties { properties[p.name] = { path, caller in p.get(object, path, caller) } }
         self.properties = properties
         exists = { object.exists(path: $0, caller: $1) }
         children = { object.children(caller: $0) }
@@ -290,10 +297,10 @@ private let methodTrampoline: sd_bus_message_handler_t = { m, userdata, retError
     }
 }
 
-private let propertyTrampoline: sd_bus_property_get_t = { _, path, _, property, reply, userdata, retError in
+private let propertyTrampoline: sd_bus_property_get_t = { bus, path, _, property, reply, userdata, retError in
     let e = exported(userdata)
     let name = String(cString: property!)
-    guard let value = e.properties[name]?(String(cString: path!)) else {
+    guard let value = e.properties[name]?(String(cString: path!), currentCall(bus)) else {
         return setError(retError, BusError("org.freedesktop.DBus.Error.UnknownObject", "no such object"))
     }
     do throws(BusError) {

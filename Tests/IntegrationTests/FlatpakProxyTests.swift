@@ -118,22 +118,52 @@ import Testing
         #expect(removed.count == 1 && removed.first?.dropFirst().map { $0 } == [Self.appId, "stopped"], "\(removed)")
     }
 
-    /// The proxy passes the app every broadcast of a name it may talk to: also the signals about other
-    /// apps' alarms (what docs/API.md's "what the session bus reveals" warns of).
-    @Test func anAppWithTheTalkNameAlsoSeesOtherAppsSignals() throws {
+    /// A watcher inside the sandbox: subscribes to every signal of alarmd, calls `Watch`, and prints
+    /// each signal on a line (member, path, arguments) as it comes.
+    static let watcher = """
+        import sys
+        from gi.repository import Gio, GLib
+        bus = Gio.bus_get_sync(Gio.BusType.SESSION)
+        def show(_c, _sender, path, iface, member, params):
+            print(member, path, params.print_(False), flush=True)
+        bus.signal_subscribe("org.alarmd.AlarmManager1", None, None, None, None, Gio.DBusSignalFlags.NONE, show)
+        bus.call_sync("org.alarmd.AlarmManager1", "/org/alarmd/AlarmManager1", "org.alarmd.AlarmManager1", "Watch",
+                      None, None, Gio.DBusCallFlags.NONE, -1, None)
+        print("watching", flush=True)
+        GLib.MainLoop().run()
+        """
+
+    /// The proxy passes the app every signal of a name it may talk to; alarmd broadcasts none, and
+    /// addresses to a watching app only what concerns its own alarms: another app's alarm, made,
+    /// changed and removed while the app watches, never reaches it, while its own does.
+    @Test func anAppHearsOfItsOwnAlarmsOnlyThroughTheProxy() throws {
         let h = try Harness()
         let sandbox = try Sandbox()
         let proxy = try Proxy(sandbox, bus: h.bus, name: "talk", options: ["--filter", "--talk=\(managerName)"])
         let monitor = try LiveCommand("/usr/bin/bwrap",
                                       sandbox.base + ["--bind", proxy.socket, "/run/flatpak/bus", "--setenv", "DBUS_SESSION_BUS_ADDRESS",
-                                                      "unix:path=/run/flatpak/bus", "--", "/usr/bin/gdbus", "monitor", "--session",
-                                                      "--dest", managerName],
+                                                      "unix:path=/run/flatpak/bus", "--", "/usr/bin/python3", "-c", Self.watcher],
                                       environment: ["PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "HOME": "/tmp"])
-        #expect(monitor.waitFor(timeout: 10) { $0.contains { $0.contains("is owned by") } }, "\(monitor.lines) \(monitor.stderr)")
+        #expect(monitor.waitFor(timeout: 10) { $0.contains("watching") }, "\(monitor.lines) \(monitor.stderr)")
+        for app in ["org.example.Other", Self.appId] {
+            try h.client.call("SetAuthorization", [.string(app), .string("authorized")])
+        }
         let other = try h.app("org.example.Other")
-        try h.client.call("SetAuthorization", [.string("org.example.Other"), .string("authorized")])
-        let path = try other.schedule([("title", .string("Someone else's tea")), ("duration", .uint32(600))])
-        #expect(monitor.waitFor { $0.contains { $0.contains(path) && $0.contains("InterfacesAdded") && $0.contains("Someone else's tea") } },
+        let theirs = try other.schedule([("title", .string("Someone else's tea")), ("duration", .uint32(600))])
+        let theirId = try #require(AlarmID.id(fromPath: theirs))
+        _ = try other.call("Pause", [.string(theirId)])
+        _ = try other.call("Cancel", [.string(theirId)])
+        // The user's own tool hears all of it; the app's own alarm, made last, reaches the app.
+        #expect(h.client.waitFor { $0.named("AlarmRemoved").contains { $0.args.first?.stringValue == theirId } })
+        let ours = try asApp(sandbox, proxy, gdbusCall("Schedule", ["", "{'title': <'Our tea'>, 'duration': <uint32 600>}"]))
+        #expect(ours.status == 0, "\(ours)")
+        #expect(monitor.waitFor { $0.contains { $0.hasPrefix("InterfacesAdded") && $0.contains("Our tea") } }, "\(monitor.lines)")
+        let leaked = monitor.lines.filter { $0.contains(theirId) || $0.contains(theirs) || $0.contains("Someone else") || $0.contains("org.example.Other") }
+        #expect(leaked.isEmpty, "another app's alarm reached the sandbox: \(leaked)")
+        // Before its own alarm the app heard of its own authorization alone: not of the other app's,
+        // nor when the other app's alarm would ring (no NextFireTimeUSec).
+        let own = monitor.lines.firstIndex { $0.hasPrefix("InterfacesAdded") } ?? 0
+        #expect(Array(monitor.lines[..<own]) == ["watching", "AuthorizationChanged \(managerPath) ('\(Self.appId)', 'authorized')"],
                 "\(monitor.lines)")
     }
 

@@ -150,22 +150,21 @@ import Testing
         let dir = TempDir("alarmd-generator")
         chmod(dir.path, 0o755)
         let fm = FileManager.default
+        // Every program here is written with writeExecutable: a plain copy races with other tests' children (ETXTBSY).
         let generator = dir.path + "/alarmd-wake-generator"
-        try fm.copyItem(atPath: Products.sourceRoot + "/systemd/alarmd-wake-generator", toPath: generator)
+        try copyExecutable(Products.sourceRoot + "/systemd/alarmd-wake-generator", to: generator)
         let text = try String(contentsOfFile: generator, encoding: .utf8)
         #expect(text.contains("SPDX-License-Identifier: LGPL-2.1-or-later"))
         try fm.createDirectory(atPath: dir.path + "/bin", withIntermediateDirectories: true)
         // The shell itself, not Debian's /bin/sh link to it: the process name is the file's.
         let shell = URL(fileURLWithPath: "/bin/sh").resolvingSymlinksInPath().path
-        try fm.copyItem(atPath: shell, toPath: dir.path + "/bin/systemd")
-        try fm.copyItem(atPath: shell, toPath: dir.path + "/bin/other")
+        try copyExecutable(shell, to: dir.path + "/bin/systemd")
+        try copyExecutable(shell, to: dir.path + "/bin/other")
 
         /// Whether the generator wrote the drop-in (and that it says what it must), run under `parent`.
         func generates(capability: Bool, version: String, parent: String = "systemd", scope: String = "user") throws -> Bool {
             let fake = dir.path + "/bin/systemctl"
-            try? fm.removeItem(atPath: fake)
-            try "#!/bin/sh\necho 'systemd \(version) (\(version).1-1)'\necho '+PAM +AUDIT'\n".write(toFile: fake, atomically: true, encoding: .utf8)
-            chmod(fake, 0o755)
+            try writeExecutable("#!/bin/sh\necho 'systemd \(version) (\(version).1-1)'\necho '+PAM +AUDIT'\n", to: fake)
             let out = dir.path + "/out"
             try? fm.removeItem(atPath: out)
             try fm.createDirectory(atPath: out, withIntermediateDirectories: false)

@@ -172,10 +172,19 @@ public func eventually(timeout: Double = 5, pumping client: Client? = nil, _ con
 /// Writes a script the test then runs. Opened with O_CLOEXEC: a child spawned meanwhile by another
 /// test must not inherit the writable descriptor, or running the script fails with ETXTBSY.
 public func writeExecutable(_ text: String, to path: String) throws {
+    try writeExecutable(Array(text.utf8), to: path)
+}
+
+/// Copies a program the test then runs (a shell under another name), as `writeExecutable` writes one.
+public func copyExecutable(_ source: String, to path: String) throws {
+    guard let data = FileManager.default.contents(atPath: source) else { throw TestFailure("read \(source)") }
+    try writeExecutable(Array(data), to: path)
+}
+
+public func writeExecutable(_ bytes: [UInt8], to path: String) throws {
     let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o755)
     guard fd >= 0 else { throw TestFailure("open \(path): \(String(cString: strerror(errno)))") }
     defer { close(fd) }
-    let bytes = Array(text.utf8)
     guard bytes.withUnsafeBytes({ write(fd, $0.baseAddress!, $0.count) }) == bytes.count else { throw TestFailure("write \(path)") }
     fchmod(fd, 0o755)
 }

@@ -71,8 +71,15 @@ public final class Client {
         return r?.first == .bool(true)
     }
 
-    /// Records every signal the daemon sends.
+    /// Records every signal the daemon sends: subscribes, and watches (alarmd addresses its signals
+    /// to the connections that called `Watch`, and broadcasts none).
     public func subscribe() throws(BusError) {
+        try listen()
+        try watch()
+    }
+
+    /// Records every signal the daemon sends this connection, without asking it to (`Watch`).
+    public func listen() throws(BusError) {
         try bus.addMatch("type='signal',sender='\(managerName)'") { [unowned self] m in
             let args = (try? m.readAll()) ?? []
             self.signals.append(ReceivedSignal(interface: m.interface ?? "", member: m.member ?? "", path: m.path ?? "",
@@ -80,6 +87,11 @@ public final class Client {
         }
         // A round trip makes sure the match is installed before the caller goes on.
         _ = nameHasOwner(managerName)
+    }
+
+    /// `Watch`: alarmd sends this connection the signals about what it may see (again after a restart).
+    public func watch() throws(BusError) {
+        _ = try call("Watch")
     }
 
     /// Dispatches incoming messages until `predicate` holds or `timeout` seconds pass.

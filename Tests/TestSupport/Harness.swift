@@ -49,13 +49,15 @@ public final class Harness {
         notifier = try NotificationPeer(bus: bus)
     }
 
-    /// The client subscribes before the daemon starts, as a long-lived applet would: it sees what
-    /// the daemon signals about its own start-up (alarms missed or due while it was down).
+    /// The client listens before the daemon starts and watches as soon as it owns its name, as a
+    /// long-lived applet does.
     public func start() throws {
         client = try Client(address: bus.address)
-        try client.subscribe()
+        try client.listen()
         daemon = try DaemonProcess(bus: bus, stateDir: state.path + "/state", extraArgs: extraArgs, environment: environment,
                                    launcher: launcher)
+        // A test whose own process alarmd cannot identify (an uninspectable root) sees nothing anyway.
+        try? client.watch()
     }
 
     /// Ends the daemon (SIGKILL or SIGTERM), waits until the bus has forgotten it, and starts a new one.

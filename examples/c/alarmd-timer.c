@@ -84,6 +84,9 @@ int main(void)
 
     loop = g_main_loop_new(NULL, FALSE);
     g_signal_connect(manager, "alarm-removed", G_CALLBACK(on_alarm_removed), NULL);
+    /* alarmd broadcasts nothing: it sends its signals to the connections that watch, each about its own alarms. */
+    if (!alarmd_alarm_manager1_call_watch_sync(manager, NULL, &error))
+        return fail("Watch", error);
     alarm_id = g_uuid_string_random();
     GVariantBuilder config;
     g_variant_builder_init(&config, G_VARIANT_TYPE_VARDICT);

@@ -53,6 +53,8 @@ if state != "authorized":
 bus.signal_subscribe(NAME, "org.freedesktop.DBus.Properties", "PropertiesChanged", alarm_path, None,
                      Gio.DBusSignalFlags.NONE, on_properties_changed)
 bus.signal_subscribe(NAME, IFACE, "AlarmRemoved", MANAGER, None, Gio.DBusSignalFlags.NONE, on_alarm_removed)
+# alarmd broadcasts nothing: it sends its signals to the connections that watch, each about its own alarms.
+call("Watch", None)
 config = {"title": GLib.Variant("s", "Python tea"), "duration": GLib.Variant("u", 3)}
 (path,) = call("Schedule", GLib.Variant("(sa{sv})", (alarm_id, config)))
 print("scheduled", path)

@@ -63,6 +63,18 @@ public final class AlarmEngine {
     /// The earliest pending alert of any app; nil when none is pending.
     public var nextFireTime: USec? { pendingAlerts.min?.priority }
 
+    /// The earliest pending alert among the alarms `caller` may see: an app is never told when
+    /// another app's alarm rings. The user's own tools see every alarm, and read the index; an app's
+    /// is a scan of its alarms.
+    public func nextFireTime(visibleTo caller: Caller) -> USec? {
+        guard case .app = caller else { return nextFireTime }
+        var earliest: USec?
+        for a in slots where caller.owns(a) {
+            if let t = pendingAlert(of: a), t < earliest ?? .max { earliest = t }
+        }
+        return earliest
+    }
+
     public func authorization(for caller: Caller) -> AuthorizationState {
         guard case .app(let id) = caller, let decided = authorizations[id] else { return policy.initialState(for: caller) }
         return decided

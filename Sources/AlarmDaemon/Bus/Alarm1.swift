@@ -66,14 +66,14 @@ public final class Alarm1: BusObject {
     /// Properties computed from the clock: never announced by PropertiesChanged.
     public static let computedProperties = Set(rows.filter { $0.change == .computed }.map(\.name))
 
-    /// The names of the emits-change properties whose values differ between two versions.
-    static func changedProperties(from old: Alarm, to new: Alarm) -> [String] {
-        rows.compactMap { row in row.change == .computed || row.value(old, 0) == row.value(new, 0) ? nil : row.name }
-    }
-
-    /// One PropertiesChanged for the change from `old` to `new`, naming every changed property.
-    static func emitChanges(on bus: Bus, from old: Alarm, to new: Alarm) throws(BusError) {
-        try bus.emitPropertiesChanged(path: new.path, interface: interface.name, changedProperties(from: old, to: new))
+    /// Every emits-change property that differs between two versions, with its new value: one
+    /// PropertiesChanged carries them all.
+    static func changes(from old: Alarm, to new: Alarm) -> [(String, Value)] {
+        rows.compactMap { row in
+            guard row.change != .computed else { return nil }
+            let value = row.value(new, 0)
+            return value == row.value(old, 0) ? nil : (row.name, value)
+        }
     }
 
     /// What sd-bus lists for an alarm object: its own interface and the standard ones.

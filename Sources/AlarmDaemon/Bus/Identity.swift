@@ -29,6 +29,10 @@ final class Identity {
         return resolved
     }
 
+    /// Who the engine serves `sender` for, as it was resolved at its last call; nil for a connection
+    /// never met, gone, or that may do nothing.
+    func caller(ofSender sender: String) -> Caller? { cache[sender]?.caller }
+
     /// Who the engine serves the call for; NotAuthorized for a sandbox that cannot be told apart.
     func caller(of call: Message) throws(AlarmError) -> Caller {
         switch identity(of: call) {

@@ -27,7 +27,8 @@ final class Manager1: BusObject, ChangeSubscriber {
     /// configured.
     private var appLimiter: RateLimiter<String>?
     private var shellLimiter: RateLimiter<String>?
-    private var announcedNextFire: USec?
+    /// Who hears the signals, each of what it may see.
+    private let watchers = Watchers()
 
     /// The manager's constant properties.
     struct Facts {
@@ -54,7 +55,6 @@ final class Manager1: BusObject, ChangeSubscriber {
         }
         appLimiter = limiter(limits.apps)
         shellLimiter = limiter(limits.shell)
-        announcedNextFire = engine.nextFireTime
     }
 
     private var maxReplyBytes: Int { bus.maxReplyBytes }
@@ -99,10 +99,11 @@ final class Manager1: BusObject, ChangeSubscriber {
         if admitted == false { throw .limitReached("too many calls from this connection; slow down") }
     }
 
-    /// The connection went away: its budget goes with it.
+    /// The connection went away: its budget and its watch go with it.
     func forget(sender: String) {
         appLimiter?.forget(sender)
         shellLimiter?.forget(sender)
+        if watchers.remove(sender) { Log.info("connection \(sender) closed; it no longer watches") }
     }
 
     // MARK: methods
@@ -110,6 +111,24 @@ final class Manager1: BusObject, ChangeSubscriber {
     private func registerApp(_ call: MethodCall) throws(AlarmError) -> MethodResult {
         try identity.register(call.message, app: call.string(0))
         return .reply([])
+    }
+
+    private func watch(_ call: MethodCall, _ caller: Caller) -> MethodResult {
+        watchers.add(call.sender, nextFire: engine.nextFireTime(visibleTo: caller) ?? 0)
+        Log.info("connection \(call.sender) (\(caller)) watches; \(watchers.count) watching")
+        return .reply([])
+    }
+
+    private func unwatch(_ call: MethodCall) -> MethodResult {
+        if watchers.remove(call.sender) { Log.info("connection \(call.sender) stopped watching; \(watchers.count) watching") }
+        return .reply([])
+    }
+
+    /// What the manager's properties say to `message`'s sender: an app learns neither when another
+    /// app's alarm rings nor where the user's files are.
+    private func caller(of message: Message?) -> Caller? {
+        guard let message else { return .user }
+        return identity.identity(of: message).caller
     }
 
     private func requestAuthorization(_ call: MethodCall, _ caller: Caller) throws(AlarmError) -> MethodResult {
@@ -281,42 +300,65 @@ final class Manager1: BusObject, ChangeSubscriber {
 
     // MARK: signals
 
-    /// Tells the bus what changed, in this order: AlarmRemoved before InterfacesRemoved, each changed
-    /// alarm's PropertiesChanged (one signal per change, every changed property), InterfacesAdded,
-    /// AuthorizationChanged, and NextFireTimeUSec when it moved.
+    /// Tells each watcher what changed of what it may see, in this order: AlarmRemoved before
+    /// InterfacesRemoved, each changed alarm's PropertiesChanged (one signal per change, every changed
+    /// property), InterfacesAdded, AuthorizationChanged, and NextFireTimeUSec when it moved. Every
+    /// signal is addressed to one watcher: nothing is broadcast (see `Watchers`).
     func applied(_ change: AppliedChange) {
         let m = change.mutation
         let path = Contract.managerPath
-        for r in m.removals {
-            Log.info("alarm \(r.alarm.id) (app '\(r.alarm.appId)') removed: \(r.reason.rawValue)")
-            emit { () throws(BusError) in
-                try bus.emit(Manager1.alarmRemoved, of: Manager1.interface, path: path,
-                             [.string(r.alarm.id), .string(r.alarm.appId), .string(r.reason.rawValue)])
-                // The object is already gone from the engine: sd-bus would find no interfaces to list.
-                try bus.emitSignal(path: path, interface: Contract.objectManagerInterface, member: "InterfacesRemoved",
-                                   [.objectPath(r.alarm.path), .strings(Alarm1.objectInterfaces)])
+        let audience = watchers.audience { identity.caller(ofSender: $0) }
+        func tell(_ about: Caller?, _ send: (String) throws(BusError) -> Void) {
+            for w in audience where about.map({ w.caller == .user || w.caller == $0 }) ?? true {
+                emit { () throws(BusError) in try send(w.sender) }
             }
         }
+        for r in m.removals {
+            Log.info("alarm \(r.alarm.id) (app '\(r.alarm.appId)') removed: \(r.reason.rawValue)")
+            tell(Caller(appId: r.alarm.appId)) { (to) throws(BusError) in
+                try bus.emit(Manager1.alarmRemoved, of: Manager1.interface, path: path,
+                             [.string(r.alarm.id), .string(r.alarm.appId), .string(r.reason.rawValue)], to: to)
+                try bus.emitInterfacesRemoved(manager: path, path: r.alarm.path, Alarm1.objectInterfaces, to: to)
+            }
+        }
+        let now = engine.clock.now()
         for a in m.upserts {
             // A later change of the same pass may have removed it; its own signals said so.
-            guard engine.alarms[a.id] != nil else { continue }
+            guard let current = engine.alarms[a.id] else { continue }
             if let old = change.before[a.id] {
                 if old.state != a.state { Log.info("alarm \(a.id): \(old.state.rawValue) → \(a.state.rawValue)") }
-                emit { () throws(BusError) in try Alarm1.emitChanges(on: bus, from: old, to: a) }
+                let changed = Alarm1.changes(from: old, to: a)
+                if changed.isEmpty { continue }
+                tell(Caller(appId: a.appId)) { (to) throws(BusError) in
+                    try bus.emitPropertiesChanged(path: a.path, interface: Contract.alarmInterface, changed, to: to)
+                }
             } else {
                 Log.info("alarm \(a.id) (app '\(a.appId)', \(a.kind.rawValue)) added: \(a.state.rawValue), fires \(Log.time(a.fireTime ?? 0))")
-                emit { () throws(BusError) in try bus.emitObjectAdded(path: a.path) }
+                if audience.isEmpty { continue }
+                let interfaces = Alarm1.objectInterfaces.map { ($0, $0 == Contract.alarmInterface ? Alarm1.properties(of: current, now: now) : []) }
+                tell(Caller(appId: a.appId)) { (to) throws(BusError) in
+                    try bus.emitInterfacesAdded(manager: path, path: a.path, interfaces, to: to)
+                }
             }
         }
         for (app, state) in m.authorizations {
             Log.info("authorization of '\(app)': \(state.rawValue)")
-            emit { () throws(BusError) in
-                try bus.emit(Manager1.authorizationChanged, of: Manager1.interface, path: path, [.string(app), .string(state.rawValue)])
+            tell(.app(app)) { (to) throws(BusError) in
+                try bus.emit(Manager1.authorizationChanged, of: Manager1.interface, path: path, [.string(app), .string(state.rawValue)], to: to)
             }
         }
-        if engine.nextFireTime != announcedNextFire {
-            announcedNextFire = engine.nextFireTime
-            emit { () throws(BusError) in try bus.emitPropertiesChanged(path: path, interface: Manager1.interface.name, ["NextFireTimeUSec"]) }
+        // An app's next fire time is a scan of its alarms: worked out only for apps this change touched.
+        let touched = Set(m.upserts.map(\.appId) + m.removals.map(\.alarm.appId))
+        var earliest: [Caller: USec] = [:]
+        for w in audience {
+            if case .app(let id) = w.caller, !touched.contains(id) { continue }
+            let value = earliest[w.caller] ?? (engine.nextFireTime(visibleTo: w.caller) ?? 0)
+            earliest[w.caller] = value
+            if watchers.nextFireMoved(w.sender, to: value) {
+                emit { () throws(BusError) in
+                    try bus.emitPropertiesChanged(path: path, interface: Manager1.interface.name, [("NextFireTimeUSec", .uint64(value))], to: w.sender)
+                }
+            }
         }
     }
 
@@ -371,17 +413,26 @@ final class Manager1: BusObject, ChangeSubscriber {
         .init("GetAlarms", out: [("alarms", "aa{sv}")]) { m, call, caller throws(AlarmError) in
             m.answerWhenDurable(call, caller) { (message) throws(AlarmError) in try m.replyList(message, caller) }
         },
+        .init("Watch") { m, call, caller throws(AlarmError) in
+            m.watch(call, caller)
+        },
+        .init("Unwatch") { m, call, _ throws(AlarmError) in
+            m.unwatch(call)
+        },
         .init("GetAlarmsPage", in: [("after_id", "s"), ("max_count", "u")], out: [("alarms", "aa{sv}"), ("next_after_id", "s")]) { m, call, caller throws(AlarmError) in
             try m.getAlarmsPage(call, caller)
         },
     ], properties: [
         .init("Version", "s", .const) { m, _ in .string(m.facts.version) },
-        // The contract's "none pending" is 0.
-        .init("NextFireTimeUSec", "t", .emitsChange) { m, _ in .uint64(m.engine.nextFireTime ?? 0) },
+        // The contract's "none pending" is 0; an app's own alarms only.
+        .init("NextFireTimeUSec", "t", .emitsChange) { m, _, message in
+            .uint64(m.caller(of: message).flatMap { m.engine.nextFireTime(visibleTo: $0) } ?? 0)
+        },
         .init("WakeSupported", "b", .const) { m, _ in .bool(m.facts.wakeSupported) },
-        .init("StorePath", "s", .const) { m, _ in .string(m.facts.storePath) },
-        .init(Contract.StoreRecovery.property, "a{ss}", .const) { m, _ in
-            .dict(key: "s", value: "s", m.facts.storeRecovery.map { Value.DictEntry(.string($0.0), .string($0.1)) })
+        // Where the user's files are is the user's business: empty for apps.
+        .init("StorePath", "s", .const) { m, _, message in .string(m.caller(of: message) == .user ? m.facts.storePath : "") },
+        .init(Contract.StoreRecovery.property, "a{ss}", .const) { m, _, message in
+            .dict(key: "s", value: "s", m.caller(of: message) != .user ? [] : m.facts.storeRecovery.map { Value.DictEntry(.string($0.0), .string($0.1)) })
         },
     ], signals: [alarmRemoved, authorizationChanged])
 }

@@ -66,6 +66,9 @@ final class Committer {
     /// Reads waiting for every change already applied to be durable (or undone).
     private var readers: [() -> Void] = []
     private var flushing = false
+    /// Whether the calls that were waiting for alarmd when it took its name (a D-Bus activation's,
+    /// a `Watch` among them) have been served.
+    private var servedWaitingCalls = false
     private let flushSource: DeferSource
     private let retry: TimerSource
     /// A second after the last write: tidy up once, then sleep (no periodic wake-ups).
@@ -134,6 +137,12 @@ final class Committer {
 
     /// What time alone caused: announced at once, written with the next batch.
     private func deadlineReached() {
+        // The first deadline of a run can be one that passed while alarmd was down; a client whose
+        // Watch started alarmd must hear of it, so the calls waiting since then are served first.
+        if !servedWaitingCalls {
+            servedWaitingCalls = true
+            bus.processPending(limit: 10_000)
+        }
         // Through `plan`, as every change; `.due` is never refused.
         do {
             enqueue(try engine.plan(.due, caller: .user), "due", reply: nil, announceNow: true)
@@ -215,6 +224,7 @@ final class Committer {
         // batch is closed here, and the loop serves the timer (its source is the more important)
         // before it reads the rest of the queue.
         bus.processPending(limit: 10_000, stop: { deadline.isDue })
+        if !deadline.isDue { servedWaitingCalls = true }
         guard !pending.isEmpty else {
             settled()
             return

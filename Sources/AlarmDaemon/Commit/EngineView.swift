@@ -19,6 +19,8 @@ struct EngineView {
     var authorizations: [String: AuthorizationState] { engine.authorizations }
     /// The earliest pending alert of any app; nil when none is pending.
     var nextFireTime: USec? { engine.nextFireTime }
+    /// The earliest pending alert among the alarms `caller` may see.
+    func nextFireTime(visibleTo caller: Caller) -> USec? { engine.nextFireTime(visibleTo: caller) }
     func authorization(for caller: Caller) -> AuthorizationState { engine.authorization(for: caller) }
     func alarms(visibleTo caller: Caller) -> AlarmSelection { engine.alarms(visibleTo: caller) }
     func alarms(visibleTo caller: Caller, after: String, limit: Int) -> AlarmSelection {

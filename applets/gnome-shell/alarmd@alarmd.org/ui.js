@@ -906,6 +906,11 @@ export class AlarmdClient {
     }
 
     destroy() {
+        // The shell's connection outlives the extension: alarmd would go on addressing it signals.
+        if (this._running) {
+            this._conn.call(BUS_NAME, MANAGER_PATH, MANAGER_IFACE, 'Unwatch', null, null,
+                Gio.DBusCallFlags.NO_AUTO_START, -1, null, null);
+        }
         this._cancellable.cancel();
         this._mirrorCancellable.cancel();
         if (this._watchId) {
@@ -997,6 +1002,10 @@ export class AlarmdClient {
     async _refresh() {
         const cancellable = this._renewMirror();
         try {
+            // alarmd broadcasts nothing: it addresses its signals to the connections that watch.
+            // Watch, then read: a change in between arrives as a signal after the reply.
+            await this._conn.call(BUS_NAME, MANAGER_PATH, MANAGER_IFACE, 'Watch', null, null,
+                Gio.DBusCallFlags.NO_AUTO_START, -1, cancellable);
             const reply = await this._conn.call(BUS_NAME, MANAGER_PATH, 'org.freedesktop.DBus.ObjectManager',
                 'GetManagedObjects', null, new GLib.VariantType('(a{oa{sa{sv}}})'),
                 Gio.DBusCallFlags.NO_AUTO_START, -1, cancellable);

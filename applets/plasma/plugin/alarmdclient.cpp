@@ -407,6 +407,15 @@ void AlarmdClient::onOwnerChanged(const QString &, const QString &, const QStrin
 void AlarmdClient::refresh()
 {
     const quint64 generation = ++m_generation;
+    // alarmd broadcasts nothing: it addresses its signals to the connections that watch. Watch, then
+    // read (alarmd answers in order): a change in between arrives as a signal after the reply. Never
+    // Unwatch: every applet of this plasmashell shares its one session-bus connection.
+    ask(QDBusMessage::createMethodCall(m_service, m_managerPath, m_service, QStringLiteral("Watch")),
+        [this](QDBusPendingCallWatcher *w) {
+        const QDBusMessage reply = w->reply();
+        if (reply.type() == QDBusMessage::ErrorMessage)
+            Q_EMIT callFailed(QStringLiteral("Watch"), reply.errorMessage());
+    });
     ask(QDBusMessage::createMethodCall(m_service, m_managerPath, OBJECT_MANAGER, QStringLiteral("GetManagedObjects")),
         [this, generation](QDBusPendingCallWatcher *w) {
         if (generation != m_generation)

@@ -70,6 +70,12 @@ int Alert::start()
     connect(m_manager, &OrgAlarmdAlarmManager1Interface::AlarmRemoved, this, &Alert::onAlarmRemoved);
     m_bus.connect(s_screenSaver, s_screenSaverPath, s_screenSaver, QStringLiteral("ActiveChanged"), this,
                   SLOT(onScreenSaverActiveChanged(bool)));
+    // alarmd broadcasts nothing: it addresses its signals to the connections that watch.
+    const QDBusMessage watch = m_bus.call(QDBusMessage::createMethodCall(s_alarmd, s_managerPath, s_alarmd, QStringLiteral("Watch")));
+    if (watch.type() == QDBusMessage::ErrorMessage) {
+        say(QStringLiteral("cannot follow alarm %1 (Watch): %2").arg(m_id, watch.errorMessage()));
+        return 1;
+    }
 
     const QString state = m_alarm->state();
     if (m_alarm->lastError().isValid()) {
