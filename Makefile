@@ -50,7 +50,7 @@ SWIFT_BUILD = $(SWIFT) build $(STRICT)
 # a tool, or of the checks that run them, goes through TOOLS.
 TOOLS = ALARMD_TOOLS=1
 
-.PHONY: all deps build-deps run-deps build run install-check install-files install-payload deb deb13 test-package test-package13 test lint-reuse test-swift test-unit test-integration test-checks test-tools test-asan test-tsan valgrind-leaks test-unit-sandbox test-desktop test-gnome test-gnome48 test-gnome46 test-gnome50 test-gnome51 test-next lint-gnome gnome-pot bench docs install install-gnome-extension uninstall clean crash-test fuzz-core fuzz-bus plasma-applet install-plasma-applet install-plasma-applet-if-built test-plasma plasma-pot plasma6-applet plasma6-applet-here test-plasma6 test-plasma67 test-wake test-translations pot alarmd-pot locale
+.PHONY: all deps build-deps run-deps build run install-check install-files install-payload deb deb13 test-package test-package13 test-flatpak test lint-reuse test-swift test-unit test-integration test-checks test-tools test-asan test-tsan valgrind-leaks test-unit-sandbox test-desktop test-gnome test-gnome48 test-gnome46 test-gnome50 test-gnome51 test-next lint-gnome gnome-pot bench docs install install-gnome-extension uninstall clean crash-test fuzz-core fuzz-bus plasma-applet install-plasma-applet install-plasma-applet-if-built test-plasma plasma-pot plasma6-applet plasma6-applet-here test-plasma6 test-plasma67 test-wake test-translations pot alarmd-pot locale
 
 # A bare `make` builds, as the README's "From source" says.
 all: build
@@ -332,6 +332,19 @@ deb13:
 test-package:
 	$(build-debs)
 	Tests/package/run $(DEB_OUT)
+
+# A real Flatpak app against alarmd (Tests/flatpak/run, as root: it creates the user alarmd-flatpak and
+# runs the test as that user): Debian's flatpak installs a small GDBus client (Tests/flatpak/app) into a
+# user installation from a local repository, on a runtime made from the host's own binaries and cached
+# in /var/cache/alarmd-tests (about 1 s to make), and runs it through its xdg-dbus-proxy, beside the
+# debug alarmd and alarmd-test-peer's notification server on private buses: known by its Flatpak id,
+# named in the consent prompt by the desktop entry it exports, its own alarms only, its timer ringing
+# after `flatpak kill`, nothing without --talk-name. About 10 s. Logs: test-artifacts/flatpak/.
+test-flatpak:
+	$(SWIFT_BUILD) --product alarmd
+	$(SWIFT_BUILD) --product alarmd-test-peer
+	ALARMD="$$($(SWIFT) build --show-bin-path)/alarmd" TEST_PEER="$$($(SWIFT) build --show-bin-path)/alarmd-test-peer" \
+		Tests/flatpak/run
 
 # The same for Debian 13 (trixie): the packages `make deb13` builds, in a clean trixie root (cached the
 # same way), under systemd 257's user manager, ringing into PipeWire 1.4 (WirePlumber, pipewire-pulse)

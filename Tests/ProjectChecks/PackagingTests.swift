@@ -203,7 +203,7 @@ import Testing
         #expect(test.filter { $0.contains("scripts/install-") }.count == 4, "installs once: \(test)")
         #expect(try dryRun("deps").contains("scripts/install-deps all"))
         for part in ["lint-reuse", "test-swift", "test-asan", "test-tsan", "test-desktop", "test-gnome", "test-plasma", "test-plasma6",
-                     "test-plasma-lockscreen", "test-package",
+                     "test-plasma-lockscreen", "test-package", "test-flatpak",
                      "test-unit-sandbox", "valgrind-leaks", "bench", "crash-test", "fuzz-core", "fuzz-bus"] {
             let lines = try dryRun(part)
             #expect(!lines.contains { $0.contains("scripts/install-") || $0.contains("apt-get") }, "make \(part) installs: \(lines)")

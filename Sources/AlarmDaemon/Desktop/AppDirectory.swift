@@ -6,13 +6,18 @@ import SystemFiles
 
 /// Finds an app's desktop entry in the XDG data directories, to show its name as the user knows it.
 enum AppDirectory {
-    static func dataDirectories() -> [String] {
-        let env = processEnvironment()
-        let home = homeDirectory()
-        let dataHome = env["XDG_DATA_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? home + "/.local/share"
+    /// The XDG data directories, then the exports of the user's and the system's Flatpak installations
+    /// where flatpak puts them: `$FLATPAK_USER_DIR`, else `$XDG_DATA_HOME/flatpak` (so not always
+    /// `~/.local/share/flatpak`), and `$FLATPAK_SYSTEM_DIR`, else `/var/lib/flatpak`. A session started
+    /// with flatpak's profile script or environment generator has them in `XDG_DATA_DIRS` already; a
+    /// service started without them must still name Flatpak apps.
+    static func dataDirectories(environment env: [String: String] = processEnvironment(), home: String = homeDirectory()) -> [String] {
+        func absolute(_ name: String) -> String? { env[name].flatMap { $0.hasPrefix("/") ? $0 : nil } }
+        let dataHome = absolute("XDG_DATA_HOME") ?? home + "/.local/share"
         let dataDirs = (env["XDG_DATA_DIRS"].flatMap { $0.isEmpty ? nil : $0 } ?? "/usr/local/share:/usr/share")
             .split(separator: ":").map(String.init).filter { $0.hasPrefix("/") }
-        return [dataHome] + dataDirs + [home + "/.local/share/flatpak/exports/share", "/var/lib/flatpak/exports/share"]
+        let flatpak = [absolute("FLATPAK_USER_DIR") ?? dataHome + "/flatpak", absolute("FLATPAK_SYSTEM_DIR") ?? "/var/lib/flatpak"]
+        return [dataHome] + dataDirs + flatpak.map { $0 + "/exports/share" }
     }
 
     /// The user's languages for `Name[xx]`, most specific first.
