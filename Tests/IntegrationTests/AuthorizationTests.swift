@@ -109,17 +109,62 @@ import Testing
         #expect([p1, p2, p3].map(\.values) == Array(repeating: [.string("authorized")], count: 3))
     }
 
-    @Test func scheduleBeforeDecidingAsksAndFails() throws {
+    /// AlarmKit: the first Schedule of an undecided app asks the user and waits for the answer.
+    /// Concurrent Schedules share the prompt; Allow schedules every one of them, in order.
+    @Test func aFirstScheduleAsksAndWaitsForTheAnswer() throws {
+        let h = try promptHarness()
+        let app = try h.app("org.example.Clock"), other = try h.app("org.example.Clock")
+        let tea = try app.callAsync("Schedule", [.string(""), .vardict([("title", .string("Tea")), ("duration", .uint32(600))])])
+        let eggs = try other.callAsync("Schedule", [.string(""), .vardict([("title", .string("Eggs")), ("duration", .uint32(300))])])
+        let n = try #require(h.notifier!.waitFor(pump: [app, other]) { $0.count == 1 })[0]
+        #expect(n.string("summary").contains("Example Clock"))
+        // Both wait: nothing is scheduled, nothing answered, while the prompt is open.
+        #expect(try h.client.alarms().isEmpty)
+        #expect(!tea.done && !eggs.done)
+        // A bad configuration is refused at once, without a second prompt, while the others wait.
+        let bad = callError { () throws(BusError) in _ = try app.schedule([("title", .string("x")), ("duration", .string("soon"))]) }
+        #expect(bad?.name == Contract.ErrorName.invalidArgument && bad?.message.hasPrefix("duration:") == true, "\(bad?.description ?? "")")
+        try h.notifier!.invoke(n.uint32("id"), "allow")
+        #expect(app.wait(for: tea) && other.wait(for: eggs))
+        let paths = [tea, eggs].compactMap { $0.values?.first }.compactMap { v -> String? in
+            if case .objectPath(let p) = v { return p } else { return nil }
+        }
+        #expect(paths.count == 2, "\([tea, eggs].map(\.values)) \([tea, eggs].map(\.error))")
+        let titles = try h.client.alarms().compactMap { $0["Presentation"]?.unwrapped.vardictEntries?.first { $0.0 == "title" }?.1.unwrapped.stringValue }
+        #expect(Set(titles) == ["Tea", "Eggs"], "\(titles)")
+        #expect(try h.notifier!.notifications().count == 1, "one prompt for all of it")
+    }
+
+    /// Don't Allow, or no answer within the prompt's time, fails the waiting Schedule with
+    /// NotAuthorized and schedules nothing; a denied app then fails at once, without a prompt.
+    @Test(arguments: ["deny", "timeout"]) func aFirstScheduleThatIsNotAllowedFails(_ answer: String) throws {
+        let h = try promptHarness(config: answer == "timeout" ? "[authorization]\nprompt_timeout = 1\n" : nil)
+        let app = try h.app("org.example.Clock")
+        let pending = try app.callAsync("Schedule", [.string(""), .vardict([("title", .string("Tea")), ("duration", .uint32(600))])])
+        let n = try #require(h.notifier!.waitFor(pump: [app]) { $0.count == 1 })[0]
+        if answer == "deny" { try h.notifier!.invoke(n.uint32("id"), "deny") }
+        #expect(app.wait(for: pending, timeout: 10))
+        #expect(pending.error?.name == Contract.ErrorName.notAuthorized, "\(pending.values ?? []) \(pending.error?.description ?? "")")
+        #expect(try h.client.alarms().isEmpty)
+        if answer == "deny" {
+            let e = callError { () throws(BusError) in _ = try app.schedule([("title", .string("x")), ("duration", .uint32(60))]) }
+            #expect(e?.name == Contract.ErrorName.notAuthorized)
+            #expect(try h.notifier!.notifications().count == 1, "no second prompt for a denied app")
+        }
+    }
+
+    /// The user can decide from the command line while a Schedule waits: the prompt closes, and the
+    /// Schedule goes through.
+    @Test func aWaitingScheduleGoesThroughWhenTheUserAllowsElsewhere() throws {
         let h = try promptHarness()
         let app = try h.app("org.example.Clock")
-        let e = callError { () throws(BusError) in _ = try app.schedule([("title", .string("x")), ("duration", .uint32(60))]) }
-        #expect(e?.name == Contract.ErrorName.notAuthorized)
-        let n = try #require(h.notifier!.waitFor { $0.count == 1 })[0]
-        #expect(n.string("summary").contains("Example Clock"))
-        // The user can still decide from the command line, which settles the prompt.
+        let pending = try app.callAsync("Schedule", [.string(""), .vardict([("title", .string("x")), ("duration", .uint32(60))])])
+        _ = try #require(h.notifier!.waitFor(pump: [app]) { $0.count == 1 })
         try h.client.call("SetAuthorization", [.string("org.example.Clock"), .string("authorized")])
         #expect(h.notifier!.waitFor { $0[0].uint32("closed_reason") != 0 } != nil)
-        _ = try app.schedule([("title", .string("x")), ("duration", .uint32(60))])
+        #expect(app.wait(for: pending))
+        #expect(pending.error == nil && pending.values?.count == 1, "\(pending.error?.description ?? "")")
+        #expect(try h.client.alarms().count == 1)
     }
 
     @Test(arguments: [("ask", "notDetermined"), ("allow", "authorized"), ("deny", "denied")])

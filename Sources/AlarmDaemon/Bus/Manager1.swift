@@ -142,23 +142,39 @@ final class Manager1: BusObject, ChangeSubscriber {
         let state = engine.authorization(for: caller)
         // The user's own tools are decided by the configuration; an app is asked about.
         guard state == .notDetermined, case .app(let app) = caller else { return .reply([.string(state.rawValue)]) }
-        prompter.request(app: app, description: description, waiter: call.message)
+        prompter.request(app: app, description: description) { state in call.message.answer([.string(state.rawValue)]) }
         return .later
     }
 
     private func schedule(_ call: MethodCall, _ caller: Caller) throws(AlarmError) -> MethodResult {
         let config = try configuration(call.args[1], key: "configuration")
         try checkSoundPath(config, call)
+        let command = Command.schedule(id: call.string(0), configuration: config)
+        let path = { (m: Mutation) -> [Value] in
+            [.objectPath(AlarmID.path(of: m.upserts.first?.id ?? m.removals.first?.alarm.id ?? ""))]
+        }
         do {
-            return try commit(.schedule(id: call.string(0), configuration: config), call, caller) { m in
-                [.objectPath(AlarmID.path(of: m.upserts.first?.id ?? m.removals.first?.alarm.id ?? ""))]
-            }
+            return try commit(command, call, caller, reply: path)
         } catch {
-            // AlarmKit: scheduling before the user decided asks the user, and fails for now.
-            if case .notAuthorized = error, case .app(let app) = caller, engine.authorization(for: caller) == .notDetermined {
-                prompter.request(app: app, description: nil, waiter: nil)
+            // AlarmKit: scheduling before the user decided asks the user, and the call waits for the
+            // answer. The engine checks the configuration before the authorization: what waits is
+            // valid, and is planned again, against the alarms as they are then, once allowed.
+            guard case .notAuthorized = error, case .app(let app) = caller, engine.authorization(for: caller) == .notDetermined else {
+                throw error
             }
-            throw error
+            Log.info("Schedule from \(call.sender) (app '\(app)') waits for the user's answer")
+            prompter.request(app: app, description: nil) { [unowned self] state in
+                do throws(AlarmError) {
+                    guard state == .authorized else {
+                        throw .notAuthorized(state == .denied ? "the user did not allow app '\(app)' to ring alarms"
+                                                              : "the user did not answer whether app '\(app)' may ring alarms; call RequestAuthorization")
+                    }
+                    _ = try commit(command, call, caller, reply: path)
+                } catch {
+                    Manager1.replyLater(call, caller, "refused", error)
+                }
+            }
+            return .later
         }
     }
 

@@ -7,11 +7,14 @@ import Glibc
 import SDBus
 
 /// AlarmKit's `requestAuthorization()`: asks the user once per app, through a desktop notification
-/// with Allow / Don't Allow, and answers every waiting caller when the user decides. Concurrent
-/// requests from one app share one prompt.
+/// with Allow / Don't Allow, and tells every waiting call when the user decides. Concurrent
+/// requests from one app (`RequestAuthorization`, a first `Schedule`) share one prompt.
 final class AuthorizationPrompter {
+    /// Hears the app's state once the prompt ended and what it decided is durable.
+    typealias Waiter = (AuthorizationState) -> Void
+
     private struct Prompt {
-        var waiters: [Message] = []
+        var waiters: [Waiter] = []
         var notification: UInt32?
         var timer: TimerSource?
     }
@@ -33,8 +36,8 @@ final class AuthorizationPrompter {
         self.config = config
     }
 
-    /// Asks about `app` unless a prompt is already open; `waiter` (a method call) gets the answer.
-    func request(app: String, description: String?, waiter: Message?) {
+    /// Asks about `app` unless a prompt is already open; `waiter` hears the answer.
+    func request(app: String, description: String?, waiter: Waiter?) {
         if let description { descriptions[app] = description }
         if prompts[app] != nil {
             if let waiter { prompts[app]!.waiters.append(waiter) }
@@ -92,7 +95,7 @@ final class AuthorizationPrompter {
         let answer = { [unowned self] in
             let state = engine.authorization(for: .app(app))
             Log.info("authorization prompt for '\(app)' ended: \(why); state \(state.rawValue)")
-            for w in prompt.waiters { w.answer([.string(state.rawValue)]) }
+            for w in prompt.waiters { w(state) }
         }
         guard let decided, engine.authorization(for: .app(app)) != decided else { return answer() }
         committer.decide(.setAuthorization(app: app, state: decided), "authorization of '\(app)'") { _, _ in answer() }
