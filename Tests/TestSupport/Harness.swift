@@ -10,10 +10,7 @@ import SDBus
 public final class Harness {
     public let bus: TestBus
     public let state = TempDir("alarmd-state")
-    /// The bus's activation file for alarmd's name, whose program never takes the name: a call to
-    /// alarmd while it is down waits, as under D-Bus activation, until the daemon the test starts
-    /// takes the name, and reaches it first.
-    private let services = TempDir("alarmd-services")
+    private let services: HeldActivation
     public private(set) var daemon: DaemonProcess!
     public private(set) var client: Client!
 
@@ -27,8 +24,7 @@ public final class Harness {
     /// `desktopEntries`: app id → desktop file text, found through XDG_DATA_HOME; `launcher`: see DaemonProcess.
     public init(config: String? = nil, notifications: Bool = false, desktopEntries: [String: String] = [:],
          extraArgs moreArgs: [String] = [], environment env: [String: String] = [:], launcher: [String] = []) throws {
-        try "[D-BUS Service]\nName=\(managerName)\nExec=/bin/sleep 60\n"
-            .write(toFile: services.path + "/\(managerName).service", atomically: true, encoding: .utf8)
+        services = try HeldActivation()
         bus = try TestBus(serviceDirectory: services.path)
         self.launcher = launcher
         extraArgs = moreArgs + ["--sounds-dir", Products.sourceRoot + "/sounds"]
@@ -97,6 +93,20 @@ public final class Harness {
     /// `busctl call` on the manager.
     public func busctlCall(_ args: [String]) throws -> (status: Int32, out: String, err: String) {
         try busctl(["call", managerName, managerPath, managerInterface] + args)
+    }
+}
+
+/// A bus service directory whose activation file for alarmd's name runs a program that never takes
+/// the name: a call to alarmd while it is down waits, as under D-Bus activation, until the daemon
+/// the test starts takes the name, and reaches it before anything else (a `Watch` sent before the
+/// start hears what alarmd finds at start-up, as an applet's that activated it does).
+public final class HeldActivation {
+    private let directory = TempDir("alarmd-services")
+    public var path: String { directory.path }
+
+    public init() throws {
+        try "[D-BUS Service]\nName=\(managerName)\nExec=/bin/sleep 60\n"
+            .write(toFile: directory.path + "/\(managerName).service", atomically: true, encoding: .utf8)
     }
 }
 

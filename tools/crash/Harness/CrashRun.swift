@@ -19,6 +19,8 @@ final class CrashRun {
     let model = CrashModel()
     private let work: TempDir
     private let bus: TestBus
+    /// Calls to alarmd while it is down wait for the next run (the watcher's `Watch` among them).
+    private let held: HeldActivation
     private let daemon: DaemonUnderTest
     private let watcher: Watcher
     private let clients: [ClientConnection]
@@ -64,7 +66,8 @@ final class CrashRun {
     init(_ options: CrashOptions) throws {
         self.options = options
         work = TempDir("alarmd-crash")
-        bus = try TestBus()
+        held = try HeldActivation()
+        bus = try TestBus(serviceDirectory: held.path)
         ChildRegistry.add(bus.pid)
         daemon = try DaemonUnderTest(path: options.alarmd, busAddress: bus.address, stateDir: work.path + "/state")
         watcher = try Watcher(address: bus.address, model: model)
@@ -241,6 +244,8 @@ final class CrashRun {
     private func start(_ extraArgs: [String] = []) throws -> Double {
         let t0 = monoUSec()
         let runs = watcher.runs
+        // Before the run: it serves this first, so the watcher hears what it finds at start-up.
+        try watcher.watchNextRun()
         try daemon.spawn(extraArgs)
         var status: Int32?
         let up = try pump.until(seconds: 60) {

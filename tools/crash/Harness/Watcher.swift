@@ -51,6 +51,12 @@ final class Watcher {
         _ = try bus.call("org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "GetId")
     }
 
+    /// Asks the next run of alarmd for its signals (`Watch`), before it starts: the bus holds the
+    /// call until it takes its name.
+    func watchNextRun() throws {
+        try bus.callAsync(managerName, managerPath, managerInterface, "Watch", [], timeoutUSec: 120_000_000) { _ in }
+    }
+
     /// Rings held because their run's store has not been read yet, by alarm id.
     var heldRings: Set<String> {
         Set(held.compactMap { h in
