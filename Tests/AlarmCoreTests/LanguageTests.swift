@@ -102,9 +102,17 @@ struct Catalog: Language {
         let one = AlertText.missed([e.alarms[a.id]!], in: utc, Catalog.german)
         let two = AlertText.missed([e.alarms[a.id]!, e.alarms[a.id]!], in: utc, Catalog.german)
         #expect(one.summary == "Verpasster Wecker" && two.summary == "Verpasste Wecker")
-        let prompt = PromptText(app: "Küchenuhr", why: nil, Catalog.german)
+        let prompt = PromptText(app: "Küchenuhr", id: "Küchenuhr", why: nil, Catalog.german)
         #expect(prompt.summary == "Darf „Küchenuhr“ Wecker klingeln lassen?")
         #expect(prompt.actions.map(\.1) == ["Erlauben", "Nicht erlauben"])
         #expect(prompt.body.hasPrefix("It has not said why."), "untranslated texts stay English, never empty")
+        #expect(!prompt.body.contains("App ID"), "a name that is the id is not said twice")
+    }
+
+    /// A sandbox's exported desktop entry may name it anything: the prompt shows the id it proves too.
+    @Test func thePromptNamesTheAppsIdBesideAnyName() {
+        let p = PromptText(app: "Firefox", id: "org.example.Lookalike", why: "Rings your timers", English())
+        #expect(p.summary == "Allow “Firefox” to ring alarms?")
+        #expect(p.body == "Rings your timers\n\nAlarms and timers from “Firefox” ring even when it is closed.\nApp ID: org.example.Lookalike")
     }
 }

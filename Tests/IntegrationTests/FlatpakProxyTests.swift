@@ -108,6 +108,9 @@ import Testing
         #expect(claim.status != 0 && claim.err.contains("org.alarmd.Error.NotAuthorized"), "\(claim)")
         let file = try asApp(sandbox, proxy, gdbusCall("Schedule", ["", "{'title': <'x'>, 'duration': <uint32 60>, 'sound': <'/usr/share/sounds/x.oga'>}"]))
         #expect(file.status != 0 && file.err.contains("org.alarmd.Error.InvalidArgument") && file.err.contains("sound"), "\(file)")
+        // Nor have alarmd, outside its sandbox, open a local file or another scheme's handler for it.
+        let tap = try asApp(sandbox, proxy, gdbusCall("Schedule", ["", "{'title': <'x'>, 'duration': <uint32 60>, 'tap_action': <'ghelp:gnome-terminal'>}"]))
+        #expect(tap.status != 0 && tap.err.contains("org.alarmd.Error.InvalidArgument") && tap.err.contains("tap_action"), "\(tap)")
         let example = try asApp(sandbox, proxy, ["/usr/bin/python3", "/app/examples/python/alarmd-timer.py"])
         #expect(example.status == 0, "the example failed in the sandbox: \(example.out)\n\(example.err)")
         let steps = example.out.split(separator: "\n").map { $0.hasPrefix("scheduled ") ? "scheduled" : String($0) }

@@ -10,6 +10,10 @@ import SDBus
 public final class Harness {
     public let bus: TestBus
     public let state = TempDir("alarmd-state")
+    /// The bus's activation file for alarmd's name, whose program never takes the name: a call to
+    /// alarmd while it is down waits, as under D-Bus activation, until the daemon the test starts
+    /// takes the name, and reaches it first.
+    private let services = TempDir("alarmd-services")
     public private(set) var daemon: DaemonProcess!
     public private(set) var client: Client!
 
@@ -23,7 +27,9 @@ public final class Harness {
     /// `desktopEntries`: app id → desktop file text, found through XDG_DATA_HOME; `launcher`: see DaemonProcess.
     public init(config: String? = nil, notifications: Bool = false, desktopEntries: [String: String] = [:],
          extraArgs moreArgs: [String] = [], environment env: [String: String] = [:], launcher: [String] = []) throws {
-        bus = try TestBus()
+        try "[D-BUS Service]\nName=\(managerName)\nExec=/bin/sleep 60\n"
+            .write(toFile: services.path + "/\(managerName).service", atomically: true, encoding: .utf8)
+        bus = try TestBus(serviceDirectory: services.path)
         self.launcher = launcher
         extraArgs = moreArgs + ["--sounds-dir", Products.sourceRoot + "/sounds"]
         environment = env
@@ -49,15 +55,17 @@ public final class Harness {
         notifier = try NotificationPeer(bus: bus)
     }
 
-    /// The client listens before the daemon starts and watches as soon as it owns its name, as a
-    /// long-lived applet does.
+    /// The client watches before the daemon starts, as an applet whose `Watch` starts alarmd through
+    /// D-Bus activation: it hears what the daemon signals about its own start-up (alarms missed or
+    /// due while it was down).
     public func start() throws {
         client = try Client(address: bus.address)
         try client.listen()
+        let watch = try client.callAsync("Watch", timeoutSeconds: 60)
         daemon = try DaemonProcess(bus: bus, stateDir: state.path + "/state", extraArgs: extraArgs, environment: environment,
                                    launcher: launcher)
         // A test whose own process alarmd cannot identify (an uninspectable root) sees nothing anyway.
-        try? client.watch()
+        client.wait(for: watch, timeout: 10)
     }
 
     /// Ends the daemon (SIGKILL or SIGTERM), waits until the bus has forgotten it, and starts a new one.

@@ -72,7 +72,7 @@ final class Manager1: BusObject, ChangeSubscriber {
             caller = who
             if method.flags.contains(.mutating) {
                 // A call that says who the caller is (RegisterApp) is limited as an app.
-                try admit(call, asApp: who != .user || method.flags.contains(.identifies))
+                try admit(call, who, asApp: who != .user || method.flags.contains(.identifies))
             }
             if method.flags.contains(.privileged), who != .user { throw .notAuthorized("\(call.member) is reserved to the user's own tools") }
             return try method.handler(self, call, who)
@@ -93,10 +93,14 @@ final class Manager1: BusObject, ChangeSubscriber {
         call.message.answer(BusError(error.name, error.message))
     }
 
-    private func admit(_ call: MethodCall, asApp: Bool) throws(AlarmError) {
-        let admitted = asApp ? appLimiter?.admit(call.sender, now: SystemClock.monotonic)
-                             : shellLimiter?.admit(call.sender, now: SystemClock.monotonic)
-        if admitted == false { throw .limitReached("too many calls from this connection; slow down") }
+    /// An app's calls share one budget, however many connections it opens (each instance of a
+    /// Flatpak app, each client of its proxy, is a connection of its own); anyone else's budget is
+    /// its connection's.
+    private func admit(_ call: MethodCall, _ who: Caller, asApp: Bool) throws(AlarmError) {
+        let key = who == .user ? call.sender : "app " + who.appId
+        let admitted = asApp ? appLimiter?.admit(key, now: SystemClock.monotonic)
+                             : shellLimiter?.admit(key, now: SystemClock.monotonic)
+        if admitted == false { throw .limitReached("too many calls from \(who == .user ? "this connection" : "app '\(who.appId)'"); slow down") }
     }
 
     /// The connection went away: its budget and its watch go with it.
@@ -148,7 +152,7 @@ final class Manager1: BusObject, ChangeSubscriber {
 
     private func schedule(_ call: MethodCall, _ caller: Caller) throws(AlarmError) -> MethodResult {
         let config = try configuration(call.args[1], key: "configuration")
-        try checkSoundPath(config, call)
+        try checkSandboxed(config, call)
         let command = Command.schedule(id: call.string(0), configuration: config)
         let path = { (m: Mutation) -> [Value] in
             [.objectPath(AlarmID.path(of: m.upserts.first?.id ?? m.removals.first?.alarm.id ?? ""))]
@@ -180,7 +184,7 @@ final class Manager1: BusObject, ChangeSubscriber {
 
     private func update(_ call: MethodCall, _ caller: Caller) throws(AlarmError) -> MethodResult {
         let changes = try configuration(call.args[1], key: "changes")
-        try checkSoundPath(changes, call)
+        try checkSandboxed(changes, call)
         guard case .array(_, let clear) = call.args[2] else { return .reply([]) }
         return try commit(.update(id: call.string(0), changes: changes, clear: clear.compactMap(\.stringValue)), call, caller)
     }
@@ -297,12 +301,10 @@ final class Manager1: BusObject, ChangeSubscriber {
         return BusError(e.name, e.message)
     }
 
-    /// A sandboxed app may not name files outside its sandbox: `SoundError` would tell it whether
-    /// they exist. It may use the sound theme and alarmd's own sounds.
-    private func checkSoundPath(_ config: [String: Value], _ call: MethodCall) throws(AlarmError) {
-        guard case .string(let sound)? = config["sound"], sound.hasPrefix("/"),
-              case .app(_, true) = identity.identity(of: call.message) else { return }
-        throw .invalidArgument(key: "sound", reason: "a sandboxed app may name a sound-theme event or one of alarmd's sounds, not a file path")
+    /// What a sandboxed app may not have alarmd, which runs outside its sandbox, do for it.
+    private func checkSandboxed(_ config: [String: Value], _ call: MethodCall) throws(AlarmError) {
+        guard case .app(_, true) = identity.identity(of: call.message) else { return }
+        try SandboxPolicy.check(config)
     }
 
     /// An a{sv} argument as a dictionary; a key given twice is refused rather than silently merged.

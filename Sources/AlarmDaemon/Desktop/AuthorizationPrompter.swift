@@ -46,7 +46,7 @@ final class AuthorizationPrompter {
         prompts[app] = Prompt(waiters: waiter.map { [$0] } ?? [])
         let described = AppDirectory.describe(app)
         let name = described.name, icon = described.icon
-        let text = PromptText(app: name, why: descriptions[app], Translation.current)
+        let text = PromptText(app: name, id: app, why: descriptions[app], Translation.current)
         let n = Notification(icon: icon.isEmpty ? "preferences-system-time" : icon,
                              summary: text.summary, body: text.body.markupEscaped, actions: text.actions,
                              hints: [Notification.urgency(.normal), ("x-alarmd-app-id", .string(app))],
