@@ -93,9 +93,10 @@ run: build run-deps
 
 # The whole suite, as the README's test command: the licensing lint, unit and integration tests, the
 # same suite again under AddressSanitizer (with LeakSanitizer), then the desktop tests (panels, GNOME
-# Shell 43 here, 48 in a Debian 13 root, 50 in a forky root and 51 in a sid root, Plasma) and the Debian packages'
-# (Debian 12, then Debian 13). Installs what they need once, first, then runs them in that order.
-TEST_TARGETS = lint-reuse test-translations docs test-swift test-asan test-desktop test-gnome test-gnome48 test-gnome50 test-gnome51 test-plasma test-plasma6 test-plasma-lockscreen test-package test-package13 test-wake
+# Shell 43 here, 48 in a Debian 13 root, 50 in a forky root and 51 in a sid root, Plasma), the Debian packages'
+# (Debian 12, then Debian 13), a real Flatpak app, and the wake from suspend. Installs what they need
+# once, first, then runs them in that order.
+TEST_TARGETS = lint-reuse test-translations docs test-swift test-asan test-desktop test-gnome test-gnome48 test-gnome50 test-gnome51 test-plasma test-plasma6 test-plasma-lockscreen test-package test-package13 test-flatpak test-wake
 test: deps
 	@$(MAKE) --no-print-directory $(TEST_TARGETS)
 
@@ -339,7 +340,10 @@ test-package:
 # in /var/cache/alarmd-tests (about 1 s to make), and runs it through its xdg-dbus-proxy, beside the
 # debug alarmd and alarmd-test-peer's notification server on private buses: known by its Flatpak id,
 # named in the consent prompt by the desktop entry it exports, its own alarms only, its timer ringing
-# after `flatpak kill`, nothing without --talk-name. About 10 s. Logs: test-artifacts/flatpak/.
+# after `flatpak kill`, nothing without --talk-name; two apps and the user's panel watching, each app
+# told of its own alarms alone; an undecided app's Schedule waiting for the prompt; what an app tries
+# as an attacker (URL schemes, sound paths, action names, markup, a borrowed Name=, a flood) refused
+# or harmless. About 20 s. Logs: test-artifacts/flatpak/.
 test-flatpak:
 	$(SWIFT_BUILD) --product alarmd
 	$(SWIFT_BUILD) --product alarmd-test-peer

@@ -4,7 +4,7 @@
 /* The app of the Flatpak test (Tests/flatpak/run): a small client of alarmd on GDBus, built on the
  * host and installed as a real Flatpak app, whose calls then pass through flatpak's xdg-dbus-proxy.
  * Not sd-bus: busctl 252 and sd-bus clients fail through Debian 12's xdg-dbus-proxy 0.1.4 ("Invalid
- * message header read"). One call per run, its answer on stdout, one line each:
+ * message header read"). One command per run, its answers on stdout, one line each:
  *
  *   alarmd-flatpak-probe [--register ID] COMMAND [ARGS]
  *     state                     GetAuthorizationState        state: STATE
@@ -12,17 +12,30 @@
  *     request-auth TEXT         RequestAuthorization(TEXT)   authorization: STATE (waits for the user)
  *     schedule [ID] KEY=VALUE…  Schedule(ID or "", {KEY: VALUE}), each VALUE in GVariant text
  *                               (title="'Tea'" duration='uint32 5')      scheduled: ID PATH
+ *                               (an undecided app's first Schedule waits for the user's answer)
+ *     schedule-each             one Schedule("", …) per line of stdin, whose KEY=VALUE pairs are
+ *                               separated by tabs; one answer line (scheduled: or error:) per line
  *     list                      GetAlarms                    alarm: ID APP STATE TITLE …, then alarms: N
  *     objects                   GetManagedObjects            object: PATH …, then objects: N
+ *     introspect PATH           Introspect of PATH           node: NAME … and interface: NAME …
+ *     prop [PATH IFACE] NAME    Properties.Get (the manager's property NAME without PATH and IFACE)
+ *                                                            prop: NAME VALUE (GVariant text)
  *     cancel ID                 Cancel(ID)                   cancelled: ID
- *     watch                     prints `watching`, then each signal from alarmd as it arrives:
+ *     watch                     subscribes to every signal of org.alarmd.AlarmManager1, calls Watch,
+ *                               prints `watching`, then each signal alarmd sends it as it arrives:
  *                               signal: PATH INTERFACE.MEMBER ARGS; runs until killed
+ *     flood N KEY=VALUE…        N Schedule("", {KEY: VALUE}) calls sent at once, without waiting for
+ *                               answers, on one connection; then, once all are answered, one line
+ *                               per distinct answer: reply: COUNT ok | reply: COUNT NAME: MESSAGE,
+ *                               and flood: N sent in MS ms, answered in MS ms, realtime FROM-TO
+ *                               (FROM and TO in µs of CLOCK_REALTIME, the host's clock too)
  *
  * --register ID calls RegisterApp(ID) first on the same connection (an unsandboxed app names itself
  * that way). A refused call prints `error: NAME: MESSAGE` (NAME the D-Bus error name) and exits 1;
  * a usage error exits 2. */
 #include <gio/gio.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define NAME "org.alarmd.AlarmManager1"
@@ -32,7 +45,8 @@
 static int usage(void)
 {
     fprintf(stderr, "usage: alarmd-flatpak-probe [--register ID] "
-                    "state|register ID|request-auth TEXT|schedule [ID] KEY=VALUE...|list|objects|cancel ID|watch\n");
+                    "state|register ID|request-auth TEXT|schedule [ID] KEY=VALUE...|schedule-each|list|objects|"
+                    "introspect PATH|prop [PATH IFACE] NAME|cancel ID|watch|flood N KEY=VALUE...\n");
     return 2;
 }
 
@@ -76,21 +90,23 @@ static void on_signal(G_GNUC_UNUSED GDBusConnection *bus, G_GNUC_UNUSED const gc
     g_free(text);
 }
 
-static int schedule(GDBusConnection *bus, int argc, char **argv)
+/* An undecided app's first Schedule opens the consent prompt and is answered only when the user
+ * answers it, or when alarmd withdraws it after prompt_timeout (120 s by default): wait longer than
+ * that, as docs/API.md tells apps to, so that the answer is alarmd's and never our own timeout. */
+#define SCHEDULE_TIMEOUT_MS 130000
+
+/* {KEY: VALUE} of KEY=VALUE arguments, each VALUE in GVariant text (floating); NULL, after saying
+ * why on stderr, when one is malformed. */
+static GVariant *configuration(int argc, char **argv)
 {
-    const char *id = "";
-    int first = 0;
-    if (argc > 0 && strchr(argv[0], '=') == NULL) {
-        id = argv[0];
-        first = 1;
-    }
     GVariantBuilder config;
     g_variant_builder_init(&config, G_VARIANT_TYPE("a{sv}"));
-    for (int i = first; i < argc; i++) {
+    for (int i = 0; i < argc; i++) {
         const char *eq = strchr(argv[i], '=');
         if (!eq) {
+            fprintf(stderr, "alarmd-flatpak-probe: %s: not KEY=VALUE\n", argv[i]);
             g_variant_builder_clear(&config);
-            return usage();
+            return NULL;
         }
         gchar *key = g_strndup(argv[i], eq - argv[i]);
         GError *error = NULL;
@@ -100,13 +116,20 @@ static int schedule(GDBusConnection *bus, int argc, char **argv)
             g_error_free(error);
             g_free(key);
             g_variant_builder_clear(&config);
-            return 2;
+            return NULL;
         }
         g_variant_builder_add(&config, "{sv}", key, value);
         g_free(key);
     }
+    return g_variant_builder_end(&config);
+}
+
+/* Schedule(id, config), its answer printed: 0 scheduled, 1 refused. */
+static int schedule_one(GDBusConnection *bus, const char *id, GVariant *config)
+{
     GError *error = NULL;
-    GVariant *reply = call(bus, MANAGER, "Schedule", g_variant_new("(sa{sv})", id, &config), "(o)", -1, &error);
+    GVariant *reply = call(bus, MANAGER, "Schedule", g_variant_new("(s@a{sv})", id, config), "(o)",
+                           SCHEDULE_TIMEOUT_MS, &error);
     if (!reply)
         return failed(error);
     const char *path;
@@ -115,6 +138,43 @@ static int schedule(GDBusConnection *bus, int argc, char **argv)
     printf("scheduled: %s %s\n", made, path);
     g_free(made);
     g_variant_unref(reply);
+    return 0;
+}
+
+static int schedule(GDBusConnection *bus, int argc, char **argv)
+{
+    const char *id = "";
+    if (argc > 0 && strchr(argv[0], '=') == NULL) {
+        id = argv[0];
+        argc--;
+        argv++;
+    }
+    GVariant *config = configuration(argc, argv);
+    return config ? schedule_one(bus, id, config) : 2;
+}
+
+/* Many configurations tried from one sandboxed process, as an app trying what alarmd lets it do
+ * would: a line of stdin each (KEY=VALUE pairs separated by tabs, as values hold spaces). */
+static int schedule_each(GDBusConnection *bus)
+{
+    char *line = NULL;
+    size_t size = 0;
+    ssize_t n;
+    while ((n = getline(&line, &size, stdin)) > 0) {
+        if (line[n - 1] == '\n')
+            line[n - 1] = '\0';
+        if (line[0] == '\0')
+            continue;
+        gchar **pairs = g_strsplit(line, "\t", -1);
+        GVariant *config = configuration(g_strv_length(pairs), pairs);
+        g_strfreev(pairs);
+        if (!config) {
+            free(line);
+            return 2;
+        }
+        schedule_one(bus, "", config);
+    }
+    free(line);
     return 0;
 }
 
@@ -168,21 +228,124 @@ static int objects(GDBusConnection *bus)
     return 0;
 }
 
+static int introspect(GDBusConnection *bus, const char *path)
+{
+    GError *error = NULL;
+    GVariant *reply = g_dbus_connection_call_sync(bus, NAME, path, "org.freedesktop.DBus.Introspectable", "Introspect",
+                                                  NULL, G_VARIANT_TYPE("(s)"), G_DBUS_CALL_FLAGS_NONE, -1, NULL, &error);
+    if (!reply)
+        return failed(error);
+    const char *xml;
+    g_variant_get(reply, "(&s)", &xml);
+    GDBusNodeInfo *node = g_dbus_node_info_new_for_xml(xml, &error);
+    g_variant_unref(reply);
+    if (!node)
+        return failed(error);
+    for (GDBusInterfaceInfo **i = node->interfaces; i && *i; i++)
+        printf("interface: %s\n", (*i)->name);
+    for (GDBusNodeInfo **n = node->nodes; n && *n; n++)
+        printf("node: %s\n", (*n)->path);
+    g_dbus_node_info_unref(node);
+    return 0;
+}
+
+static int prop(GDBusConnection *bus, const char *path, const char *interface, const char *name)
+{
+    GError *error = NULL;
+    GVariant *reply = g_dbus_connection_call_sync(bus, NAME, path, "org.freedesktop.DBus.Properties", "Get",
+                                                  g_variant_new("(ss)", interface, name), G_VARIANT_TYPE("(v)"),
+                                                  G_DBUS_CALL_FLAGS_NONE, -1, NULL, &error);
+    if (!reply)
+        return failed(error);
+    GVariant *value;
+    g_variant_get(reply, "(v)", &value);
+    gchar *text = g_variant_print(value, FALSE);
+    printf("prop: %s %s\n", name, text);
+    g_free(text);
+    g_variant_unref(value);
+    g_variant_unref(reply);
+    return 0;
+}
+
 static int watch(GDBusConnection *bus)
 {
+    /* Subscribe first, then Watch (docs/API.md): alarmd broadcasts nothing, and addresses its
+     * signals only to the connections that called Watch. */
     g_dbus_connection_signal_subscribe(bus, NAME, NULL, NULL, NULL, NULL, G_DBUS_SIGNAL_FLAGS_NONE,
                                        on_signal, NULL, NULL);
-    /* A round trip, so that the match rule is in place before `watching` is printed. */
     GError *error = NULL;
-    GVariant *reply = g_dbus_connection_call_sync(bus, "org.freedesktop.DBus", "/org/freedesktop/DBus",
-                                                  "org.freedesktop.DBus", "GetId", NULL, NULL,
-                                                  G_DBUS_CALL_FLAGS_NONE, -1, NULL, &error);
+    GVariant *reply = call(bus, MANAGER, "Watch", NULL, "()", -1, &error);
     if (!reply)
         return failed(error);
     g_variant_unref(reply);
     printf("watching\n");
     fflush(stdout);
     g_main_loop_run(g_main_loop_new(NULL, FALSE));
+    return 0;
+}
+
+/* The answers of a flood: "ok" or "NAME: MESSAGE" -> how many, in the order first seen. */
+struct flood {
+    int pending;
+    GHashTable *counts;
+    GPtrArray *order;
+    GMainLoop *loop;
+};
+
+static void flooded(GObject *source, GAsyncResult *result, gpointer data)
+{
+    struct flood *f = data;
+    GError *error = NULL;
+    GVariant *reply = g_dbus_connection_call_finish(G_DBUS_CONNECTION(source), result, &error);
+    gchar *key;
+    if (reply) {
+        key = g_strdup("ok");
+        g_variant_unref(reply);
+    } else {
+        gchar *name = g_dbus_error_get_remote_error(error);
+        if (name)
+            g_dbus_error_strip_remote_error(error);
+        key = g_strdup_printf("%s: %s", name ? name : "(local)", error->message);
+        g_free(name);
+        g_error_free(error);
+    }
+    gpointer count = g_hash_table_lookup(f->counts, key);
+    if (!count)
+        g_ptr_array_add(f->order, g_strdup(key));
+    g_hash_table_insert(f->counts, key, GINT_TO_POINTER(GPOINTER_TO_INT(count) + 1));
+    if (--f->pending == 0)
+        g_main_loop_quit(f->loop);
+}
+
+/* As an app that floods alarmd would: every call sent before the first answer is read. */
+static int flood(GDBusConnection *bus, int argc, char **argv)
+{
+    if (argc < 1 || atoi(argv[0]) <= 0)
+        return usage();
+    int n = atoi(argv[0]);
+    GVariant *config = configuration(argc - 1, argv + 1);
+    if (!config)
+        return 2;
+    g_variant_ref_sink(config);
+    struct flood f = {n, g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL),
+                      g_ptr_array_new_with_free_func(g_free), g_main_loop_new(NULL, FALSE)};
+    gint64 real_start = g_get_real_time(), start = g_get_monotonic_time();
+    for (int i = 0; i < n; i++)
+        g_dbus_connection_call(bus, NAME, PATH, MANAGER, "Schedule", g_variant_new("(s@a{sv})", "", config),
+                               G_VARIANT_TYPE("(o)"), G_DBUS_CALL_FLAGS_NONE, 30000, NULL, flooded, &f);
+    gint64 sent = g_get_monotonic_time();
+    g_main_loop_run(f.loop);
+    gint64 answered = g_get_monotonic_time(), real_end = g_get_real_time();
+    for (guint i = 0; i < f.order->len; i++) {
+        const char *key = g_ptr_array_index(f.order, i);
+        printf("reply: %d %s\n", GPOINTER_TO_INT(g_hash_table_lookup(f.counts, key)), key);
+    }
+    printf("flood: %d sent in %" G_GINT64_FORMAT " ms, answered in %" G_GINT64_FORMAT " ms, realtime %" G_GINT64_FORMAT
+           "-%" G_GINT64_FORMAT "\n", n, (sent - start) / 1000, (answered - start) / 1000, real_start, real_end);
+    g_ptr_array_unref(f.order);
+    g_hash_table_unref(f.counts);
+    g_main_loop_unref(f.loop);
+    g_variant_unref(config);
     return 0;
 }
 
@@ -256,7 +419,17 @@ int main(int argc, char **argv)
         g_variant_unref(reply);
         return 0;
     }
+    if (strcmp(command, "schedule-each") == 0 && rest == 0)
+        return schedule_each(bus);
+    if (strcmp(command, "introspect") == 0 && rest == 1)
+        return introspect(bus, args[0]);
+    if (strcmp(command, "prop") == 0 && rest == 1)
+        return prop(bus, PATH, MANAGER, args[0]);
+    if (strcmp(command, "prop") == 0 && rest == 3)
+        return prop(bus, args[0], args[1], args[2]);
     if (strcmp(command, "watch") == 0 && rest == 0)
         return watch(bus);
+    if (strcmp(command, "flood") == 0)
+        return flood(bus, rest, args);
     return usage();
 }
