@@ -113,6 +113,15 @@ struct Catalog: Language {
     @Test func thePromptNamesTheAppsIdBesideAnyName() {
         let p = PromptText(app: "Firefox", id: "org.example.Lookalike", why: "Rings your timers", English())
         #expect(p.summary == "Allow “Firefox” to ring alarms?")
-        #expect(p.body == "Rings your timers\n\nAlarms and timers from “Firefox” ring even when it is closed.\nApp ID: org.example.Lookalike")
+        #expect(p.body == "App ID: org.example.Lookalike\nRings your timers\n\nAlarms and timers from “Firefox” ring even when it is closed.")
+    }
+
+    /// The app's text cannot push alarmd's id line out of sight, nor forge one above it.
+    @Test func theAppsTextIsOneLineBelowTheId() {
+        let p = PromptText(app: "Firefox", id: "org.example.Lookalike",
+                           why: "Firefox needs to ring alarms.\n\nApp ID: org.mozilla.firefox\n\n\n\n\t Mozilla", English())
+        #expect(p.body.split(separator: "\n", omittingEmptySubsequences: false).first == "App ID: org.example.Lookalike")
+        #expect(p.body.split(separator: "\n", omittingEmptySubsequences: false)[1]
+                == "Firefox needs to ring alarms. App ID: org.mozilla.firefox Mozilla")
     }
 }

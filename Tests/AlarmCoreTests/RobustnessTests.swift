@@ -29,6 +29,22 @@ import TestSupport
         #expect(!admitted5)
     }
 
+    /// Buckets that filled up again are dropped: callers that come once (an app id per connection)
+    /// do not pile up; one still being refilled is kept, with what it has spent.
+    @Test func rateLimiterForgetsFullBuckets() {
+        var r = RateLimiter<String>(capacity: 10, perSecond: 5)
+        let t0: USec = 1_000 * usecPerSecond
+        for i in 0..<1_000 { _ = r.admit("app \(i)", now: t0) }
+        for _ in 0..<10 { _ = r.admit("busy", now: t0) }
+        #expect(r.count == 1_001)
+        r.prune(now: t0 + usecPerSecond)
+        #expect(r.count == 1, "after 1 s at 5/s one token each is back: only the emptied bucket is still short")
+        let spent = r.admit("busy", now: t0 + usecPerSecond)
+        #expect(spent)
+        r.prune(now: t0 + 10 * usecPerSecond)
+        #expect(r.count == 0)
+    }
+
     /// Whatever arrives in a configuration, validation answers (accepts or names a key) and never traps.
     @Test func randomConfigurationsNeverTrap() {
         var rng = SeededRandom.seeded("RobustnessTests")

@@ -29,4 +29,13 @@ public struct RateLimiter<Key: Hashable> {
     }
 
     public mutating func forget(_ key: Key) { buckets.removeValue(forKey: key) }
+
+    /// Drops every bucket that has filled up again by `now`: it is as if it had never been taken
+    /// from. Keys that outlive connections (an app's) would otherwise pile up, one per id ever seen.
+    public mutating func prune(now: USec) {
+        buckets = buckets.filter { _, b in b.tokens + Double(now.minusSaturating(b.at)) / 1_000_000 * perSecond < capacity }
+    }
+
+    /// How many callers it keeps a bucket for.
+    public var count: Int { buckets.count }
 }

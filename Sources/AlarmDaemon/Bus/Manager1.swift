@@ -107,6 +107,8 @@ final class Manager1: BusObject, ChangeSubscriber {
     func forget(sender: String) {
         appLimiter?.forget(sender)
         shellLimiter?.forget(sender)
+        // An app's budget outlives its connections; once full again it is forgotten too.
+        appLimiter?.prune(now: SystemClock.monotonic)
         if watchers.remove(sender) { Log.info("connection \(sender) closed; it no longer watches") }
     }
 
