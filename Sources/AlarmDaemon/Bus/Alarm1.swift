@@ -18,21 +18,13 @@ public final class Alarm1: BusObject {
         self.identity = identity
     }
 
-    /// Whose alarms the sender of `message` may see; nil for a caller that may see none (`Identity`
-    /// logged why when it met the connection).
-    private func caller(_ message: Message?) -> Caller? {
-        // Outside a call (signals built by sd-bus itself) every object exists.
-        guard let message else { return .user }
-        return identity.identity(of: message).caller
-    }
-
     public func exists(path: String, caller message: Message?) -> Bool {
-        guard let key = AlarmID.key(fromPath: path), let a = engine.alarms[key], let caller = caller(message) else { return false }
+        guard let key = AlarmID.key(fromPath: path), let a = engine.alarms[key], let caller = identity.viewer(of: message) else { return false }
         return caller.owns(a)
     }
 
     public func children(caller message: Message?) -> [String] {
-        guard let caller = caller(message) else { return [] }
+        guard let caller = identity.viewer(of: message) else { return [] }
         return engine.alarms(visibleTo: caller).map(\.path)
     }
 

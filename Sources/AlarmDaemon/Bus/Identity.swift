@@ -29,6 +29,13 @@ final class Identity {
         return resolved
     }
 
+    /// Whose view a property read or an object lookup gets: the caller of `message`, the user's own
+    /// tools outside a call (what sd-bus builds by itself), nil for a caller that may see nothing.
+    func viewer(of message: Message?) -> Caller? {
+        guard let message else { return .user }
+        return identity(of: message).caller
+    }
+
     /// Who the engine serves `sender` for, as it was resolved at its last call; nil for a connection
     /// never met, gone, or that may do nothing.
     func caller(ofSender sender: String) -> Caller? { cache[sender]?.caller }

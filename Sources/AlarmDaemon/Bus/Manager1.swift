@@ -130,13 +130,6 @@ final class Manager1: BusObject, ChangeSubscriber {
         return .reply([])
     }
 
-    /// What the manager's properties say to `message`'s sender: an app learns neither when another
-    /// app's alarm rings nor where the user's files are.
-    private func caller(of message: Message?) -> Caller? {
-        guard let message else { return .user }
-        return identity.identity(of: message).caller
-    }
-
     private func requestAuthorization(_ call: MethodCall, _ caller: Caller) throws(AlarmError) -> MethodResult {
         let description = call.string(0).trimmingWhitespace()
         if description.isEmpty {
@@ -446,13 +439,13 @@ final class Manager1: BusObject, ChangeSubscriber {
         .init("Version", "s", .const) { m, _ in .string(m.facts.version) },
         // The contract's "none pending" is 0; an app's own alarms only.
         .init("NextFireTimeUSec", "t", .emitsChange) { m, _, message in
-            .uint64(m.caller(of: message).flatMap { m.engine.nextFireTime(visibleTo: $0) } ?? 0)
+            .uint64(m.identity.viewer(of: message).flatMap { m.engine.nextFireTime(visibleTo: $0) } ?? 0)
         },
         .init("WakeSupported", "b", .const) { m, _ in .bool(m.facts.wakeSupported) },
         // Where the user's files are is the user's business: empty for apps.
-        .init("StorePath", "s", .const) { m, _, message in .string(m.caller(of: message) == .user ? m.facts.storePath : "") },
+        .init("StorePath", "s", .const) { m, _, message in .string(m.identity.viewer(of: message) == .user ? m.facts.storePath : "") },
         .init(Contract.StoreRecovery.property, "a{ss}", .const) { m, _, message in
-            .dict(key: "s", value: "s", m.caller(of: message) != .user ? [] : m.facts.storeRecovery.map { Value.DictEntry(.string($0.0), .string($0.1)) })
+            .dict(key: "s", value: "s", m.identity.viewer(of: message) != .user ? [] : m.facts.storeRecovery.map { Value.DictEntry(.string($0.0), .string($0.1)) })
         },
     ], signals: [alarmRemoved, authorizationChanged])
 }
