@@ -448,6 +448,33 @@ func openDescriptors(_ h: Harness) -> Int {
         #expect(h.daemon.logs("sound file copies in \(h.state.path)/state/sounds: 1 named by alarms, 4 no alarm names removed"))
     }
 
+    /// `alarmctl --sound-file FILE` opens the file and hands it over as an app would; what it cannot
+    /// open, and what alarmd refuses, it says in the option's words.
+    @Test func alarmctlHandsOverTheFileItNames() throws {
+        let files = TempDir("alarmd-sound-files")
+        let h = try Harness()
+        let wav = try soundFile(SoundFiles.wav(seconds: 0.2), "ring.wav", in: files)
+        let ogg = try soundFile(try SoundFiles.shipped("beacon"), "ring.oga", in: files)
+        let set = try h.alarmctl(["alarm", "07:30", "--title", "Own", "--sound-file", wav])
+        #expect(set.status == 0, "\(set.err)")
+        let id = try printedId(h, set.out)
+        let first = try #require(try h.snapshot(id)?.sound)
+        #expect(first.hasPrefix(h.state.path + "/state/sounds/user/\(id)-") && first.hasSuffix(".wav"), "\(first)")
+        let updated = try h.alarmctl(["update", String(id.prefix(8)), "--sound-file", ogg])
+        #expect(updated.status == 0, "\(updated.err)")
+        let second = try #require(try h.snapshot(id)?.sound)
+        #expect(second.hasSuffix(".ogg") && eventually { !FileManager.default.fileExists(atPath: first) })
+
+        let missing = try h.alarmctl(["alarm", "07:30", "--sound-file", files.path + "/nothing.oga"])
+        #expect(missing.status == 2 && missing.err.contains("cannot read \(files.path)/nothing.oga: No such file or directory"), "\(missing.err)")
+        let garbage = try soundFile(Array("garbage".utf8), "garbage.oga", in: files)
+        let refused = try h.alarmctl(["update", String(id.prefix(8)), "--sound-file", garbage])
+        #expect(refused.status == 1 && refused.err.contains("--sound-file: is not a WAV (PCM) or Ogg Vorbis file libcanberra can play"), "\(refused.err)")
+        let both = try h.alarmctl(["alarm", "07:30", "--sound", "beacon", "--sound-file", wav])
+        #expect(both.status == 1 && both.err.contains("--sound-file: cannot be given with sound"), "\(both.err)")
+        #expect(try h.snapshot(id)?.sound == second, "refusals changed nothing")
+    }
+
     /// A sandboxed app may hand over its own sound (a path would mean nothing outside its sandbox),
     /// and write back its alarm's `Sound` as it reads it; it still may name no path.
     @Test func aSandboxedAppRingsItsOwnSound() throws {
