@@ -250,6 +250,47 @@ public final class AlarmManagerProxy {
         }
     }
 
+    // MARK: an app's own sound
+
+    /// The value of `sound_file` for the file at `path`, opened here for reading: an app's own sound,
+    /// handed to alarmd open, which keeps a copy of it and rings with that (an extension of the
+    /// contract, docs/API.md).
+    ///
+    /// A sandboxed app cannot give alarmd a path (it means nothing outside the sandbox), but it can
+    /// give it the open file. Put the value into the configuration of ``schedule(id:_:)`` or the
+    /// changes of ``update(_:changes:clear:)``, instead of `sound`:
+    ///
+    /// ```swift
+    /// let ring = try AlarmManagerProxy.soundFile(atPath: "/app/share/sounds/ring.oga")
+    /// try proxy.schedule([("title", .string("Tea")), ("duration", .uint64(240)), ("sound_file", ring)])
+    /// ```
+    ///
+    /// alarmd answers `org.alarmd.Error.InvalidArgument`, naming `sound_file` and why, for a file
+    /// that is not a WAV (PCM) or Ogg Vorbis file libcanberra can play, one larger than its
+    /// `max_sound_bytes` (8 MiB unless configured), and for anything that is not a regular file.
+    ///
+    /// - Parameter path: The sound file, absolute or relative to the working directory.
+    /// - Returns: The open file as a `Value`; it is closed once the value and every copy of it are gone.
+    /// - Throws: `BusError` saying why the file cannot be opened (its message names `path`).
+    public static func soundFile(atPath path: String) throws(BusError) -> Value {
+        .unixFD(try UnixFD.open(readingFrom: path))
+    }
+
+    /// The value of `sound_file` for a file the app already holds open, as ``soundFile(atPath:)``
+    /// makes it from a path.
+    ///
+    /// alarmd reads the file from its start whatever the descriptor's offset, which it leaves as it
+    /// is.
+    ///
+    /// - Parameter descriptor: An open descriptor of the sound file, readable. It stays the caller's
+    ///   to close: the value holds a duplicate of its own.
+    /// - Returns: A duplicate of `descriptor` as a `Value`, closed once the value and every copy of it
+    ///   are gone.
+    /// - Throws: `BusError` when `descriptor` cannot be duplicated (it is not open).
+    public static func soundFile(descriptor: Int32) throws(BusError) -> Value {
+        .unixFD(try UnixFD.duplicate(descriptor))
+    }
+
     // MARK: properties
 
     /// Reads a property of `org.alarmd.AlarmManager1`: for those this proxy has no typed form of.

@@ -83,9 +83,9 @@ public struct Invocation: Equatable, Sendable {
     /// `--silent`, plus `--time` and `--duration`.
     public static let commands: [String: CommandOptions] = [
         "list": CommandOptions(flags: ["all"], json: true),
-        "alarm": CommandOptions(valued: ["days", "title", "sound", "snooze", "pre-alert", "id"]),
+        "alarm": CommandOptions(valued: ["days", "title", "sound", "sound-file", "snooze", "pre-alert", "id"]),
         "timer": CommandOptions(valued: ["title", "warn", "message", "id"], flags: ["silent"]),
-        "update": CommandOptions(valued: ["title", "sound", "snooze", "pre-alert", "days", "time", "duration", "warn", "message"]),
+        "update": CommandOptions(valued: ["title", "sound", "sound-file", "snooze", "pre-alert", "days", "time", "duration", "warn", "message"]),
         "pause": CommandOptions(), "resume": CommandOptions(), "stop": CommandOptions(), "snooze": CommandOptions(),
         "cancel": CommandOptions(), "on": CommandOptions(), "off": CommandOptions(),
         "watch": CommandOptions(),

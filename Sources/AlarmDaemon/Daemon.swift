@@ -20,7 +20,8 @@ public enum Daemon {
     public static func run(options: Options) throws -> Int32 {
         // The core: configuration, the stored alarms, the engine over them.
         let config = loadConfig(options.configFile ?? defaultConfigFile())
-        let opened = try StoreOpener.open(directory: options.stateDirectory ?? Store.defaultDirectory())
+        let stateDirectory = options.stateDirectory ?? Store.defaultDirectory()
+        let opened = try StoreOpener.open(directory: stateDirectory)
         let store = opened.store
         let clock = SystemClock(offset: options.testClockFile.map(TestClock1.savedOffset) ?? 0, machine: { SystemClock.realtime })
         // Read once: the engine starts with it, and the watcher follows it from there.
@@ -47,6 +48,10 @@ public enum Daemon {
         let committer = try Committer(engine: engine, store: store, clock: clock, loop: loop, bus: bus,
                                       betweenAnnounceAndWrite: crash)
         let view = committer.view
+        // The copies of apps' sound files live beside the store that names them.
+        let soundCopies = SoundCopies(stateDirectory: stateDirectory, maxBytes: config.maxSoundBytes, engine: view)
+        soundCopies.collect(keepAll: opened.recovery != nil)
+        committer.whenEachIsDurable { soundCopies.durable($0) }
         Log.info(committer.wakeCapable ? "alarms wake the machine (CLOCK_REALTIME_ALARM)"
                                        : "alarms cannot wake the machine (no RTC wake alarm, or no CAP_WAKE_ALARM): CLOCK_REALTIME")
 
@@ -67,7 +72,7 @@ public enum Daemon {
 
         // The contract on the bus: one file per interface.
         let identity = Identity(procRoot: options.procRoot)
-        let manager = Manager1(engine: view, committer: committer, identity: identity, prompter: prompter, bus: bus,
+        let manager = Manager1(engine: view, committer: committer, identity: identity, prompter: prompter, soundCopies: soundCopies, bus: bus,
                                limits: (config.callLimit, config.shellCallLimit),
                                facts: .init(version: version, wakeSupported: committer.wakeCapable, storePath: store.path,
                                             storeRecovery: opened.recovery?.properties ?? []))

@@ -23,6 +23,8 @@ public indirect enum Value: Hashable, Sendable, Codable {
     case dict(key: String, value: String, [DictEntry])
     case structure([Value])
     case variant(Value)
+    /// A unix file descriptor ('h'). Only on the wire: no stored form keeps one.
+    case unixFD(UnixFD)
 
     public struct DictEntry: Hashable, Sendable, Codable {
         public var key: Value
@@ -49,6 +51,7 @@ public indirect enum Value: Hashable, Sendable, Codable {
         case .dict(let k, let v, _): return "a{" + k + v + "}"
         case .structure(let items): return "(" + items.map(\.signature).joined() + ")"
         case .variant: return "v"
+        case .unixFD: return "h"
         }
     }
 
@@ -107,6 +110,49 @@ public indirect enum Value: Hashable, Sendable, Codable {
 
     /// A short human description of the type, used in error messages.
     public var typeDescription: String { "'\(signature)'" }
+
+    /// Whether a file descriptor is anywhere inside: what is kept (metadata) must hold none.
+    public var containsUnixFD: Bool {
+        switch self {
+        case .unixFD: return true
+        case .array(_, let items), .structure(let items): return items.contains { $0.containsUnixFD }
+        case .dict(_, _, let entries): return entries.contains { $0.key.containsUnixFD || $0.value.containsUnixFD }
+        case .variant(let inner): return inner.containsUnixFD
+        default: return false
+        }
+    }
+}
+
+/// An open file descriptor a `Value` carries, owned: the box closes it once, when the last value
+/// that holds it goes, so copies of a value never close it twice and a dropped one never leaks it.
+/// How to close it is handed in by whoever opened or duplicated it (the bus layer): this leaf
+/// knows no system calls.
+public final class UnixFD: Hashable, Sendable, Codable, CustomStringConvertible {
+    /// Valid for as long as this box lives.
+    public let number: Int32
+    private let release: @Sendable (Int32) -> Void
+
+    public init(owning number: Int32, release: @escaping @Sendable (Int32) -> Void) {
+        self.number = number
+        self.release = release
+    }
+
+    deinit { release(number) }
+
+    // Two boxes are one value only if they are one box: two descriptors of one file are still two.
+    public static func == (a: UnixFD, b: UnixFD) -> Bool { a === b }
+    public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
+
+    public var description: String { "fd \(number)" }
+
+    // A descriptor means nothing outside the process that holds it: no stored or JSON form.
+    public func encode(to encoder: any Encoder) throws {
+        throw EncodingError.invalidValue(number, .init(codingPath: encoder.codingPath, debugDescription: "a file descriptor has no stored form"))
+    }
+
+    public init(from decoder: any Decoder) throws {
+        throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "a file descriptor has no stored form"))
+    }
 }
 
 extension Value {
@@ -137,6 +183,8 @@ extension Value {
             return items.reduce(aligned(offset, 8)) { $1.marshalledEnd(from: $0) }
         case .variant(let inner):
             return inner.marshalledEnd(from: offset + 1 + inner.signature.utf8.count + 1)
+        // An index into the message's descriptors.
+        case .unixFD: return aligned(offset, 4) + 4
         }
     }
 

@@ -127,6 +127,10 @@ public final class Message {
         case "x": return .int64(try get(Int64(0)))
         case "t": return .uint64(try get(UInt64(0)))
         case "d": return .double(try get(Double(0)))
+        case "h":
+            // The message owns what sd-bus read and closes it with the message: the value gets a
+            // duplicate of its own, closed when the last copy of the value goes.
+            return .unixFD(try UnixFD.duplicate(try get(Int32(-1))))
         case "s", "o", "g":
             let p: UnsafePointer<CChar>? = try get(nil)
             let s = p.map { String(cString: $0) } ?? ""
@@ -184,6 +188,8 @@ public final class Message {
             try container("r", items.map(\.signature).joined()) { () throws(BusError) in try append(items) }
         case .variant(let inner):
             try container("v", inner.signature) { () throws(BusError) in try append(inner) }
+        // sd-bus keeps a duplicate in the message: the value's own stays the value's.
+        case .unixFD(let fd): try basic("h", fd.number)
         }
     }
 

@@ -207,6 +207,7 @@ struct Commands {
         switch key {
         case "title": return "--title"
         case "sound": return "--sound"
+        case SoundFile.key: return "--sound-file"
         case "post_alert": return "--snooze"
         case "pre_alert": return "--pre-alert"
         case "warning_threshold": return "--warn"
@@ -233,6 +234,7 @@ struct Commands {
     private func common(_ a: Arguments, command: String) throws(CLIError) -> [(String, Value)] {
         var c: [(String, Value)] = []
         if let s = a.values["sound"] { c.append(("sound", .string(s))) }
+        if let path = a.values["sound-file"] { c.append((SoundFile.key, try soundFile(path, command: command))) }
         // The ranges of the keys these options set (docs/API.md): a snooze of 1 s to a day, a
         // pre-alert of up to a week; 0 turns a pre-alert or a warning off.
         if let s = a.values["snooze"] {
@@ -246,6 +248,16 @@ struct Commands {
         }
         if let s = a.values["message"] { c.append(("completion_message", .string(s))) }
         return c
+    }
+
+    /// The file `--sound-file` names, opened here and handed to alarmd open, as an app would.
+    private func soundFile(_ path: String, command: String) throws(CLIError) -> Value {
+        do { return try AlarmManagerProxy.soundFile(atPath: path) } catch {
+            // The system's reason, without the path the error repeats.
+            let reason = error.message.hasPrefix(path + ": ") ? String(error.message.dropFirst(path.count + 2)) : error.message
+            // Translators: what failed; %s is a file's path.
+            throw .usage(say(N_("cannot read %s", path)) + ": " + reason, command: command)
+        }
     }
 
     private func when(_ text: String, days: String?, command: String) throws(CLIError) -> [(String, Value)] {

@@ -24,6 +24,7 @@ enum JSON {
             for e in entries { o[e.key.stringValue ?? "\(value(e.key))"] = value(e.value) }
             return o
         case .variant(let inner): return value(inner)
+        case .unixFD(let fd): return fd.description
         }
     }
 

@@ -138,6 +138,22 @@ import Testing
         #expect(bad.callLimit.burst == 1_000 && w.count == 1 && w[0].contains("calls_burst"))
     }
 
+    @Test func maxSoundBytes() {
+        #expect(DaemonConfig().maxSoundBytes == 8 << 20, "8 MiB by default")
+        for (text, bytes) in [("0", 0), ("1000", 1000), ("512K", 512 << 10), ("512KiB", 512 << 10), ("8M", 8 << 20),
+                              ("3MiB", 3 << 20), ("64M", 64 << 20), ("67108864", 64 << 20)] {
+            let (c, warnings) = DaemonConfig.parse("[limits]\nmax_sound_bytes = \(text)\n", file: "f")
+            #expect(warnings.isEmpty && c.maxSoundBytes == bytes, "\(text)")
+        }
+        // Over libcanberra's 64 MiB, negative, a fraction, another unit, spaces, digits of another script,
+        // a number that overflows: each reported, the default kept.
+        for text in ["65M", "67108865", "-1", "1.5M", "8G", "8 M", "8m", "M", "", "٣M", "99999999999999999999"] {
+            let (c, warnings) = DaemonConfig.parse("[limits]\nmax_sound_bytes = \(text)\n", file: "f")
+            #expect(c.maxSoundBytes == 8 << 20 && warnings.count == 1, "'\(text)': \(warnings)")
+            #expect(warnings.first?.contains("f:2: max_sound_bytes: '\(text)' is not a size between 0 and 64 MiB") == true, "\(warnings)")
+        }
+    }
+
     @Test func everyKey() {
         let (c, warnings) = DaemonConfig.parse("""
             # comment

@@ -170,6 +170,39 @@ import Testing
                 "\(monitor.lines)")
     }
 
+    /// A path the app knows means nothing outside its sandbox; an open file does: the app hands over
+    /// its own sound (`sound_file`) through the proxy, and alarmd keeps a copy it rings with.
+    @Test func anAppHandsOverItsOwnSoundThroughTheProxy() throws {
+        let h = try Harness(config: "[authorization]\ndefault = allow\n")
+        let sandbox = try Sandbox()
+        let proxy = try Proxy(sandbox, bus: h.bus, name: "talk", options: ["--filter", "--talk=\(managerName)"])
+        let script = """
+            import dbus
+            bus = dbus.SessionBus()
+            m = dbus.Interface(bus.get_object('\(managerName)', '\(managerPath)'), '\(managerInterface)')
+            with open('/app/share/ring.oga', 'rb') as f:
+                print(m.Schedule('', {'title': 'Own sound', 'duration': dbus.UInt32(600), 'sound_file': dbus.types.UnixFd(f)}))
+            try:
+                m.Schedule('', {'title': 'Path', 'duration': dbus.UInt32(600), 'sound': '/app/share/ring.oga'})
+            except dbus.DBusException as e:
+                print(e.get_dbus_name())
+            """
+        let app = try runCommand("/usr/bin/bwrap",
+                                 sandbox.base + ["--bind", proxy.socket, "/run/flatpak/bus",
+                                                 "--ro-bind", Products.sourceRoot + "/sounds/chime.oga", "/app/share/ring.oga",
+                                                 "--setenv", "DBUS_SESSION_BUS_ADDRESS", "unix:path=/run/flatpak/bus", "--",
+                                                 "/usr/bin/python3", "-c", script],
+                                 environment: ["PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "HOME": "/tmp"])
+        let lines = app.out.split(separator: "\n").map(String.init)
+        #expect(app.status == 0 && lines.count == 2, "\(app.out)\n\(app.err)")
+        #expect(lines.last == Contract.ErrorName.invalidArgument, "a path is still refused: \(lines)")
+        let path = try #require(lines.first)
+        #expect(try h.client.property(path, alarmInterface, "AppId") == .string(Self.appId))
+        let copy = try h.client.property(path, alarmInterface, "Sound").stringValue ?? ""
+        #expect(copy.hasPrefix(h.state.path + "/state/sounds/\(Self.appId)/") && copy.hasSuffix(".ogg"), "\(copy)")
+        #expect(FileManager.default.contents(atPath: copy) == FileManager.default.contents(atPath: Products.sourceRoot + "/sounds/chime.oga"))
+    }
+
     /// Without `--talk-name` alarmd does not exist for the app: the proxy answers for it.
     @Test func withoutTheTalkNameTheAppCannotReachAlarmd() throws {
         let h = try Harness()

@@ -8,16 +8,16 @@
 _alarmctl_commands="list alarm timer update pause resume stop snooze cancel on off watch monitor panel auth status help"
 
 # Options that take a value, so that their value is not taken for a command or an argument.
-_alarmctl_valued="--address --days --title --sound --snooze --pre-alert --id --warn --message --time --duration --format"
+_alarmctl_valued="--address --days --title --sound --sound-file --snooze --pre-alert --id --warn --message --time --duration --format"
 
 _alarmctl_options() {
     case $1 in
         "") echo --address --no-color --json --version --help ;;
         list) echo --json --all --help ;;
         status | auth) echo --json --help ;;
-        alarm) echo --days --title --sound --snooze --pre-alert --id --help ;;
+        alarm) echo --days --title --sound --sound-file --snooze --pre-alert --id --help ;;
         timer) echo --title --warn --message --silent --id --help ;;
-        update) echo --title --sound --snooze --pre-alert --days --time --duration --warn --message --help ;;
+        update) echo --title --sound --sound-file --snooze --pre-alert --days --time --duration --warn --message --help ;;
         monitor) echo --json --help ;;
         panel) echo --format --help ;;
         *) echo --help ;;
@@ -67,6 +67,10 @@ _alarmctl() {
                 else
                     COMPREPLY=($(compgen -W "default beacon chime" -- "$cur"))
                 fi
+                ;;
+            --sound-file)
+                compopt -o filenames 2>/dev/null
+                COMPREPLY=($(compgen -f -- "$cur"))
                 ;;
             *) COMPREPLY=() ;;
         esac

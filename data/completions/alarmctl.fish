@@ -40,7 +40,7 @@ end
 # True when the command line has a command and nothing after it but options (and their values).
 function __alarmctl_first_argument
     set -l tokens (commandline -opc)
-    set -l valued --address --days --title --sound --snooze --pre-alert --id --warn --message --time --duration --format
+    set -l valued --address --days --title --sound --sound-file --snooze --pre-alert --id --warn --message --time --duration --format
     set -l seen 0
     set -l skip 0
     for t in $tokens[2..-1]
@@ -96,6 +96,7 @@ complete -c alarmctl -n "__fish_seen_subcommand_from list" -l all -d 'Full ids a
 complete -c alarmctl -n "__fish_seen_subcommand_from alarm update" -l days -x -a 'mon-fri weekdays weekends daily never mon tue wed thu fri sat sun' -d 'Repeat on these weekdays'
 complete -c alarmctl -n "__fish_seen_subcommand_from alarm timer update" -l title -x -d 'Title'
 complete -c alarmctl -n "__fish_seen_subcommand_from alarm update" -l sound -r -a 'default beacon chime' -d 'Sound'
+complete -c alarmctl -n "__fish_seen_subcommand_from alarm update" -l sound-file -r -F -d 'Ring with this WAV or Ogg Vorbis file'
 complete -c alarmctl -n "__fish_seen_subcommand_from alarm update" -l snooze -x -d 'Snooze duration'
 complete -c alarmctl -n "__fish_seen_subcommand_from alarm update" -l pre-alert -x -d 'Count down this long before ringing'
 complete -c alarmctl -n "__fish_seen_subcommand_from alarm timer" -l id -x -d 'Use this id'

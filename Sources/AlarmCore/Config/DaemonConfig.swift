@@ -20,6 +20,10 @@ public struct DaemonConfig: Equatable, Sendable {
     public var callLimit = CallLimit(burst: 1_000, perSecond: 500)
     /// The same for the user's own tools, which are not limited unless configured.
     public var shellCallLimit = CallLimit(burst: 0, perSecond: 0)
+    /// The largest sound file an app may hand over (`sound_file`), in bytes; 0 refuses them all.
+    public var maxSoundBytes = 8 << 20
+    /// libcanberra reads no file of 64 MiB or more.
+    public static let maxSoundBytesCeiling = 64 << 20
 
     public struct CallLimit: Equatable, Sendable {
         public var burst: Int
@@ -77,6 +81,12 @@ public struct DaemonConfig: Equatable, Sendable {
                 if let v = count(max: 1_000_000_000) { c.shellCallLimit.burst = v }
             case ("limits", "shell_calls_per_second"):
                 if let v = count(max: 1_000_000_000) { c.shellCallLimit.perSecond = v }
+            case ("limits", "max_sound_bytes"):
+                if let v = byteCount(e.value), v <= maxSoundBytesCeiling {
+                    c.maxSoundBytes = v
+                } else {
+                    warn("'\(e.value)' is not a size between 0 and 64 MiB (bytes, or with K or M: 512K, 8M)")
+                }
             case ("ringing", "ring_timeout"):
                 if let v = seconds(max: 86_400, min: 1) { c.ringTimeout = v }
             case ("ringing", "alarm_volume"):
@@ -98,5 +108,18 @@ public struct DaemonConfig: Equatable, Sendable {
             }
         }
         return (c, warnings)
+    }
+
+    /// Bytes, or KiB and MiB with a `K`/`KiB` or `M`/`MiB` suffix: `8388608`, `512K`, `8MiB`.
+    static func byteCount(_ text: String) -> Int? {
+        for (suffixes, unit) in [(["KiB", "K"], 1 << 10), (["MiB", "M"], 1 << 20), ([""], 1)] {
+            for suffix in suffixes where text.hasSuffix(suffix) {
+                let digits = text.dropLast(suffix.count)
+                guard !digits.isEmpty, digits.utf8.count <= 12, digits.allSatisfy(\.isASCII), digits.allSatisfy(\.isNumber),
+                      let n = Int(digits) else { return nil }
+                return n * unit
+            }
+        }
+        return nil
     }
 }

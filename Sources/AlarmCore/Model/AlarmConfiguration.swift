@@ -528,6 +528,8 @@ private struct Parser {
         if marshalled > 2 * AlarmConfiguration.maxMetadataBytes {
             throw .bad("metadata", "must be at most 4 KiB serialized, got more than \(marshalled) bytes")
         }
+        // A descriptor lasts only as long as the call; metadata is kept and given back.
+        if v.containsUnixFD { throw .bad("metadata", "must not hold file descriptors ('h')") }
         let size = (try? JSONEncoder().encode(v).count) ?? Int.max
         if size > AlarmConfiguration.maxMetadataBytes {
             throw .bad("metadata", "must be at most 4 KiB serialized, got \(size) bytes")

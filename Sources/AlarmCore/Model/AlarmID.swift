@@ -10,7 +10,7 @@ public enum AlarmID {
     }
 
     /// The 16 bytes of a UUID given in any case, or in its object-path form.
-    static func key(_ text: String, key: String = "id") throws(AlarmError) -> AlarmKey {
+    public static func key(_ text: String, key: String = "id") throws(AlarmError) -> AlarmKey {
         guard let k = AlarmKey(text) else {
             throw .invalidArgument(key: key, reason: "'\(text.prefix(64))' is not a UUID (such as 0b6c2e2a-4f4e-4c41-9d2b-8f0e8c1c9a77)")
         }

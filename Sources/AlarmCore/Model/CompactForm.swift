@@ -154,6 +154,9 @@ enum ValueCoding {
             for item in items { write(item, to: &w) }
         case .variant(let inner):
             w.byte(UInt8(ascii: "v")); write(inner, to: &w)
+        // A descriptor has no stored form (metadata refuses one): its bare type code, which no
+        // reader accepts, so that it could never come back as some other value.
+        case .unixFD: w.byte(UInt8(ascii: "h"))
         }
     }
 

@@ -221,6 +221,8 @@ private indirect enum V2Value: Codable {
         case .dict(let k, let vt, let entries): self = .dict(key: k, value: vt, entries.map { DictEntry(key: V2Value($0.key), value: V2Value($0.value)) })
         case .structure(let items): self = .structure(items.map(V2Value.init))
         case .variant(let inner): self = .variant(V2Value(inner))
+        // Never stored: metadata refuses descriptors, and the schema had none.
+        case .unixFD: self = .int32(-1)
         }
     }
 

@@ -21,6 +21,7 @@ final class Manager1: BusObject, ChangeSubscriber {
     private unowned let committer: Committer
     private let identity: Identity
     private let prompter: AuthorizationPrompter
+    private let soundCopies: SoundCopies
     private let bus: Bus
     private let facts: Facts
     /// Calls that change something, per connection: apps are limited, the user's own tools only if
@@ -42,12 +43,13 @@ final class Manager1: BusObject, ChangeSubscriber {
     static let defaultPage = 1000
     static let maxPage = 10_000
 
-    init(engine: EngineView, committer: Committer, identity: Identity, prompter: AuthorizationPrompter, bus: Bus,
-         limits: (apps: DaemonConfig.CallLimit, shell: DaemonConfig.CallLimit), facts: Facts) {
+    init(engine: EngineView, committer: Committer, identity: Identity, prompter: AuthorizationPrompter, soundCopies: SoundCopies,
+         bus: Bus, limits: (apps: DaemonConfig.CallLimit, shell: DaemonConfig.CallLimit), facts: Facts) {
         self.engine = engine
         self.committer = committer
         self.identity = identity
         self.prompter = prompter
+        self.soundCopies = soundCopies
         self.bus = bus
         self.facts = facts
         func limiter(_ l: DaemonConfig.CallLimit) -> RateLimiter<String>? {
@@ -146,14 +148,17 @@ final class Manager1: BusObject, ChangeSubscriber {
     }
 
     private func schedule(_ call: MethodCall, _ caller: Caller) throws(AlarmError) -> MethodResult {
-        let config = try configuration(call.args[1], key: "configuration")
+        var config = try configuration(call.args[1], key: "configuration")
+        var id = call.string(0), clear: [String] = []
+        try soundCopies.checkSound(&config, id: id, caller: caller)
         try checkSandboxed(config, call)
-        let command = Command.schedule(id: call.string(0), configuration: config)
+        let copy = try soundCopies.take(&config, clear: &clear, id: &id, isNew: true, caller: caller)
+        let command = Command.schedule(id: id, configuration: config)
         let path = { (m: Mutation) -> [Value] in
             [.objectPath(AlarmID.path(of: m.upserts.first?.id ?? m.removals.first?.alarm.id ?? ""))]
         }
         do {
-            return try commit(command, call, caller, reply: path)
+            return try commit(command, call, caller, copy: copy, reply: path)
         } catch {
             // AlarmKit: scheduling before the user decided asks the user, and the call waits for the
             // answer. The engine checks the configuration before the authorization: what waits is
@@ -162,13 +167,15 @@ final class Manager1: BusObject, ChangeSubscriber {
                 throw error
             }
             Log.info("Schedule from \(call.sender) (app '\(app)') waits for the user's answer")
+            // A sound file waits open, not read: it is read again once the app is allowed.
+            let waiting = copy?.waiting
             prompter.request(app: app, description: nil) { [unowned self] state in
                 do throws(AlarmError) {
                     guard state == .authorized else {
                         throw .notAuthorized(state == .denied ? "the user did not allow app '\(app)' to ring alarms"
                                                               : "the user did not answer whether app '\(app)' may ring alarms; call RequestAuthorization")
                     }
-                    _ = try commit(command, call, caller, reply: path)
+                    _ = try commit(command, call, caller, copy: waiting, reply: path)
                 } catch {
                     Manager1.replyLater(call, caller, "refused", error)
                 }
@@ -178,10 +185,13 @@ final class Manager1: BusObject, ChangeSubscriber {
     }
 
     private func update(_ call: MethodCall, _ caller: Caller) throws(AlarmError) -> MethodResult {
-        let changes = try configuration(call.args[1], key: "changes")
+        var changes = try configuration(call.args[1], key: "changes")
+        guard case .array(_, let cleared) = call.args[2] else { return .reply([]) }
+        var id = call.string(0), clear = cleared.compactMap(\.stringValue)
+        try soundCopies.checkSound(&changes, id: id, caller: caller)
         try checkSandboxed(changes, call)
-        guard case .array(_, let clear) = call.args[2] else { return .reply([]) }
-        return try commit(.update(id: call.string(0), changes: changes, clear: clear.compactMap(\.stringValue)), call, caller)
+        let copy = try soundCopies.take(&changes, clear: &clear, id: &id, isNew: false, caller: caller)
+        return try commit(.update(id: id, changes: changes, clear: clear), call, caller, copy: copy)
     }
 
     private func setAuthorization(_ call: MethodCall, _ caller: Caller) throws(AlarmError) -> MethodResult {
@@ -204,9 +214,10 @@ final class Manager1: BusObject, ChangeSubscriber {
 
     /// Hands `command` to the committer; the call is answered once the change is durable (or could not
     /// be made so), with what `reply` makes of the change. A refused plan throws and changes nothing.
-    private func commit(_ command: Command, _ call: MethodCall, _ caller: Caller,
+    /// `copy`, a sound file the change names, is written once the plan is accepted.
+    private func commit(_ command: Command, _ call: MethodCall, _ caller: Caller, copy: SoundCopies.Intake? = nil,
                         reply: @escaping (Mutation) -> [Value] = { _ in [] }) throws(AlarmError) -> MethodResult {
-        try committer.submit(command, by: caller, "\(call.member) from \(call.sender)") { m, error in
+        try committer.submit(command, by: caller, "\(call.member) from \(call.sender)", stage: copy.map { ($0, soundCopies) }) { m, error in
             if let error {
                 Manager1.replyLater(call, caller, "failed", error)
             } else {

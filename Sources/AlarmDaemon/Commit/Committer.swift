@@ -18,6 +18,16 @@ protocol ChangeSubscriber: AnyObject {
     func applied(_ change: AppliedChange)
 }
 
+/// Files a change refers to (a copy of an app's sound), written before the change is applied: made
+/// durable on the store writer's thread before the transaction that refers to them, so that no stored
+/// alarm ever names a file a crash lost; taken back if the change is undone.
+struct StagedFiles {
+    /// On the writer's thread, before the batch's transaction; a failure fails the batch.
+    let makeDurable: @Sendable () throws -> Void
+    /// On the loop thread, when the change is undone (its write failed).
+    let discard: () -> Void
+}
+
 /// Owns the engine, the store and the one kernel timer, and announces. Data flows one way: a command
 /// is planned against the engine and applied at once (so the next call of the same loop pass is
 /// planned against it), written with every other change of that pass in one transaction, and only then
@@ -34,6 +44,8 @@ final class Committer {
     private let engine: AlarmEngine
     private let clock: SystemClock
     private var subscribers: [ChangeSubscriber] = []
+    /// Told of every change once it is durable, what time caused too (which is announced before).
+    private var durableSubscribers: [(AppliedChange) -> Void] = []
     /// Its method calls that already arrived are dispatched at the end of a loop pass, so they join
     /// that pass's transaction.
     private unowned let bus: Bus
@@ -57,6 +69,7 @@ final class Committer {
         let reply: ((Mutation, AlarmError?) -> Void)?
         let announced: Bool
         let what: String
+        let staged: StagedFiles?
     }
     /// Applied, not yet handed to the writer: the next batch.
     private var pending: [Pending] = []
@@ -95,14 +108,21 @@ final class Committer {
 
     func subscribe(_ s: ChangeSubscriber) { subscribers.append(s) }
 
+    /// `durable` hears every change once it is on disk, in order: what may go only once nothing stored
+    /// names it any more (a replaced sound file) goes then.
+    func whenEachIsDurable(_ durable: @escaping (AppliedChange) -> Void) { durableSubscribers.append(durable) }
+
     /// The one way to change anything: `command` planned by the engine for `caller`, applied now,
     /// written with every change of the same loop pass, and announced once durable. A refusal
     /// throws at once and changes nothing; otherwise `then` hears the change as planned and nil
-    /// once it is durable, or the error when it could not be saved.
-    func submit(_ command: Command, by caller: Caller, _ what: String,
+    /// once it is durable, or the error when it could not be saved. `stage` writes a sound file's copy
+    /// the change names (only once the plan is accepted, so a refused call writes nothing); if it
+    /// cannot, nothing is applied.
+    func submit(_ command: Command, by caller: Caller, _ what: String, stage: (SoundCopies.Intake, SoundCopies)? = nil,
                 then: ((Mutation, AlarmError?) -> Void)?) throws(AlarmError) {
         let m = try engine.plan(command, caller: caller)
-        enqueue(m, what, reply: then, announceNow: false)
+        let staged = try stage.map { (copy, copies) throws(AlarmError) in try copies.stage(copy) }
+        enqueue(m, what, reply: then, announceNow: false, staged: staged)
     }
 
     /// What alarmd decides on the user's word or the machine's (a notification's answer, a sound
@@ -194,8 +214,10 @@ final class Committer {
     // MARK: committing
 
 
-    private func enqueue(_ m: Mutation, _ what: String, reply: ((Mutation, AlarmError?) -> Void)?, announceNow: Bool) {
+    private func enqueue(_ m: Mutation, _ what: String, reply: ((Mutation, AlarmError?) -> Void)?, announceNow: Bool,
+                         staged: StagedFiles? = nil) {
         guard !m.isEmpty else {
+            staged?.discard()
             reply?(m, nil)
             return
         }
@@ -205,7 +227,7 @@ final class Committer {
         engine.apply(m)
         let change = AppliedChange(mutation: m, before: before)
         pending.append(Pending(change: change, authorizationsBefore: authBefore, zoneBefore: zoneBefore,
-                               reply: reply, announced: announceNow, what: what))
+                               reply: reply, announced: announceNow, what: what, staged: staged))
         rearm()
         if announceNow {
             announce(change)
@@ -231,7 +253,7 @@ final class Committer {
         }
         writing = pending
         pending = []
-        writer.write(writing.map(\.change.mutation))
+        writer.write(writing.map(\.change.mutation), after: writing.compactMap(\.staged?.makeDurable))
     }
 
     /// The writer's outcome for `writing`: answered and announced in order once durable; else undone.
@@ -246,6 +268,7 @@ final class Committer {
             for p in batch {
                 p.reply?(p.change.mutation, nil)
                 if !p.announced { announce(p.change) }
+                for durable in durableSubscribers { durable(p.change) }
             }
             // Planned meanwhile, or submitted by announcing (a sound error): the next batch.
             if !pending.isEmpty { flushSource.trigger() }
@@ -274,6 +297,7 @@ final class Committer {
         for p in (batch + later).reversed() {
             guard !p.announced else { keep.insert(p, at: 0); continue }
             undo(p)
+            p.staged?.discard()
             if let reply = p.reply {
                 reply(p.change.mutation, .ioError("the change could not be saved: \(error)"))
             } else {

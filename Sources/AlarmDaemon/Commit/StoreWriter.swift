@@ -46,15 +46,17 @@ final class StoreWriter {
 
     deinit { done.forEach { close($0) } }
 
-    /// Commits `batch` (one transaction, fsynced) on the writer thread; `onDone` hears nil once it is
-    /// durable, or the error (then nothing of it was written).
-    func write(_ batch: [Mutation]) {
+    /// Commits `batch` (one transaction, fsynced) on the writer thread, after `files` made the files
+    /// it refers to durable; `onDone` hears nil once it is durable, or the error (then nothing of it
+    /// was written).
+    func write(_ batch: [Mutation], after files: [@Sendable () throws -> Void] = []) {
         precondition(!busy, "one batch at a time")
         busy = true
         let store = store, outbox = outbox, fd = done[1]
         queue.async {
             let outcome: Outbox.Outcome
             do {
+                for makeDurable in files { try makeDurable() }
                 try store.commit(batch)
                 outcome = .durable
             } catch {

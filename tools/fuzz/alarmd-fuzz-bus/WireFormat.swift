@@ -64,6 +64,8 @@ struct WireWriter {
         case .variant(let inner):
             signature(inner.signature)
             value(inner)
+        // An index into the message's descriptors; raw calls attach none.
+        case .unixFD: u32(0)
         }
     }
 
