@@ -5,7 +5,6 @@ import AlarmCore
 import Dispatch
 import Glibc
 import SDBus
-import Synchronization
 
 /// Writes the committer's batches on a thread of its own, so that the event loop never waits for the
 /// disk: while a batch is committed and fsynced there, the loop goes on serving timers (a due alarm
@@ -19,7 +18,7 @@ final class StoreWriter {
             case durable
             case failed(any Error)
         }
-        let outcome = Mutex<Outcome?>(nil)
+        let outcome = Locked<Outcome?>(nil)
     }
 
     private let store: Store

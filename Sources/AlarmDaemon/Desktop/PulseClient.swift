@@ -4,7 +4,6 @@
 import AlarmCore
 import CPulse
 import Glibc
-import Synchronization
 
 /// A libpulse connection (PulseAudio, or PipeWire's pulse server) that never blocks the event loop.
 ///
@@ -204,7 +203,7 @@ private func pa_operation_unref_if(_ op: OpaquePointer?) -> Bool {
 /// Shared by the loop thread and libpulse's thread: events in order, and a pipe to wake the loop.
 final class PulseInbox: @unchecked Sendable {
     let pipe: FinishPipe
-    private let events = Mutex<[PulseClient.Event]>([])
+    private let events = Locked<[PulseClient.Event]>([])
 
     init() throws { pipe = try FinishPipe() }
 

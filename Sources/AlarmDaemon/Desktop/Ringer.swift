@@ -6,7 +6,6 @@ import CCanberra
 import Dispatch
 import Glibc
 import SDBus
-import Synchronization
 import SystemFiles
 
 /// Plays each alerting alarm's sound through libcanberra, in a loop, until told to stop.
@@ -123,7 +122,7 @@ private final class SoundThread: @unchecked Sendable {
     private var context: OpaquePointer?
     private var tried = false
     /// Why there is no context, once it was tried (read by the loop after an `.unavailable` event).
-    private let why = Mutex<String?>(nil)
+    private let why = Locked<String?>(nil)
 
     init(events: SoundEvents) { self.events = events }
 

@@ -2,7 +2,8 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 
 /// Opens libpulse or libcanberra on first use (`alarmd_load_pulse`, `alarmd_load_canberra`): nil once it
-/// is loaded, else why not, in dlerror's words. Only on the loop thread, before any call into it.
+/// is loaded, else why not, in dlerror's words. Each library from one thread, before any call into it:
+/// libpulse from the loop (PulseClient), libcanberra from the sound thread (Ringer's SoundThread).
 func loadSoundLibrary(_ load: (UnsafeMutablePointer<CChar>?, Int) -> Int32) -> String? {
     var error = [CChar](repeating: 0, count: 512)
     guard error.withUnsafeMutableBufferPointer({ load($0.baseAddress, $0.count) }) < 0 else { return nil }

@@ -5,7 +5,6 @@ import AlarmCore
 import CSQLite
 import Dispatch
 import FoundationEssentials
-import Synchronization
 import SystemFiles
 
 /// The durable store: one SQLite database in WAL mode. Every mutation is one transaction, committed
@@ -51,7 +50,7 @@ final class Store: @unchecked Sendable {
     }
 
     /// Held by every entry point for its whole length (`locked`); none calls another.
-    private let lock = Mutex(())
+    private let lock = Lock()
     private var db: OpaquePointer?
     let path: String
     private var statements: [String: OpaquePointer] = [:]
@@ -422,7 +421,7 @@ final class Store: @unchecked Sendable {
 
     /// Runs `body` holding the store's lock.
     private func locked<T: Sendable, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
-        try lock.withLock { (_: inout Void) throws(E) -> T in try body() }
+        try lock.withLock { () throws(E) -> T in try body() }
     }
 
     private enum Bind {
@@ -537,7 +536,7 @@ private func uint(_ stmt: OpaquePointer, _ i: Int32) -> UInt64 { UInt64(bitPatte
 private final class Checkpointer: @unchecked Sendable {
     private let path: String
     private let queue = DispatchQueue(label: "org.alarmd.checkpoint")
-    private let lock = Mutex(())
+    private let lock = Lock()
     /// Guarded by `lock`.
     private var running = false
     private var finished: Int?
@@ -548,7 +547,7 @@ private final class Checkpointer: @unchecked Sendable {
 
     /// Starts a checkpoint unless one is running.
     func start() -> Bool {
-        let idle = lock.withLock { _ in
+        let idle = lock.withLock {
             if running { return false }
             running = true
             return true
@@ -560,7 +559,7 @@ private final class Checkpointer: @unchecked Sendable {
 
     /// The frames the last finished checkpoint copied, once.
     func takeResult() -> Int? {
-        lock.withLock { _ in
+        lock.withLock {
             defer { finished = nil }
             return finished
         }
@@ -595,7 +594,7 @@ private final class Checkpointer: @unchecked Sendable {
                 Log.warning("store: checkpoint failed: \(String(cString: sqlite3_errmsg(db)))")
             }
         }
-        lock.withLock { _ in
+        lock.withLock {
             running = false
             finished = copied
         }

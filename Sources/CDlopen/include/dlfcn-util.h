@@ -11,8 +11,11 @@
  * DLSYM_ARG() refuses to compile when a pointer and the symbol loaded into it disagree. */
 #include <stddef.h>
 
-/* Swift would refuse a mutable global: these are written on the event-loop thread before the first call
- * through them, and before libpulse's thread, where alarmd's callbacks call libpulse too, starts. */
+/* Swift would refuse a mutable global: each library's are written by the one thread that loads it, before
+ * the first call through them. libpulse's on the event-loop thread, before libpulse's thread (where alarmd's
+ * callbacks call libpulse too) starts; libcanberra's on the sound thread, which makes every libcanberra
+ * call but one: the loop calls ca_strerror for an event the sound thread or canberra sent it after the
+ * load, through a pipe, which orders the load before the call. */
 #define DLSYM_PROTOTYPE(symbol) \
         extern __typeof__(symbol) *sym_##symbol __attribute__((swift_attr("nonisolated(unsafe)")))
 #define DLSYM_FUNCTION(symbol) \
