@@ -12,6 +12,10 @@
  *     request-auth TEXT         RequestAuthorization(TEXT)   authorization: STATE (waits for the user)
  *     schedule [ID] KEY=VALUE…  Schedule(ID or "", {KEY: VALUE}), each VALUE in GVariant text
  *                               (title="'Tea'" duration='uint32 5')      scheduled: ID PATH
+ *                               KEY=fd:WHAT hands over a descriptor (an `h` in a GUnixFDList):
+ *                               fd:PATH a file opened for reading (O_NONBLOCK, so that a FIFO
+ *                               opens without a writer), fd:pipe the read end of a pipe holding
+ *                               a WAV header, fd:socket one end of a socket pair
  *                               (an undecided app's first Schedule waits for the user's answer)
  *     schedule-each             one Schedule("", …) per line of stdin, whose KEY=VALUE pairs are
  *                               separated by tabs; one answer line (scheduled: or error:) per line
@@ -33,10 +37,15 @@
  * --register ID calls RegisterApp(ID) first on the same connection (an unsandboxed app names itself
  * that way). A refused call prints `error: NAME: MESSAGE` (NAME the D-Bus error name) and exits 1;
  * a usage error exits 2. */
+#define _GNU_SOURCE
+#include <fcntl.h>
 #include <gio/gio.h>
+#include <gio/gunixfdlist.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 #define NAME "org.alarmd.AlarmManager1"
 #define PATH "/org/alarmd/AlarmManager1"
@@ -95,6 +104,35 @@ static void on_signal(G_GNUC_UNUSED GDBusConnection *bus, G_GNUC_UNUSED const gc
  * that, as docs/API.md tells apps to, so that the answer is alarmd's and never our own timeout. */
 #define SCHEDULE_TIMEOUT_MS 130000
 
+/* The descriptors the configuration being read hands over; its `h` values index it. */
+static GUnixFDList *handed;
+
+/* A descriptor as an app could hand one over (see the usage above); -1, after saying why, if none. */
+static int descriptor(const char *what)
+{
+    int fds[2];
+    if (strcmp(what, "pipe") == 0) {
+        if (pipe2(fds, O_CLOEXEC) != 0)
+            return perror("pipe"), -1;
+        /* What an app that streams its sound would write: a WAV header, then nothing more. */
+        static const char wav[] = "RIFF\x24\0\0\0WAVEfmt ";
+        if (write(fds[1], wav, sizeof wav - 1) < 0)
+            perror("write");
+        close(fds[1]);
+        return fds[0];
+    }
+    if (strcmp(what, "socket") == 0) {
+        if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, fds) != 0)
+            return perror("socketpair"), -1;
+        close(fds[1]);
+        return fds[0];
+    }
+    int fd = open(what, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0)
+        perror(what);
+    return fd;
+}
+
 /* {KEY: VALUE} of KEY=VALUE arguments, each VALUE in GVariant text (floating); NULL, after saying
  * why on stderr, when one is malformed. */
 static GVariant *configuration(int argc, char **argv)
@@ -110,7 +148,28 @@ static GVariant *configuration(int argc, char **argv)
         }
         gchar *key = g_strndup(argv[i], eq - argv[i]);
         GError *error = NULL;
-        GVariant *value = g_variant_parse(NULL, eq + 1, NULL, NULL, &error);
+        GVariant *value;
+        if (g_str_has_prefix(eq + 1, "fd:")) {
+            int fd = descriptor(eq + 4);
+            if (fd < 0) {
+                g_free(key);
+                g_variant_builder_clear(&config);
+                return NULL;
+            }
+            if (!handed)
+                handed = g_unix_fd_list_new();
+            int index = g_unix_fd_list_append(handed, fd, &error);
+            close(fd);
+            if (index < 0) {
+                fprintf(stderr, "alarmd-flatpak-probe: %s: %s\n", argv[i], error->message);
+                g_error_free(error);
+                g_free(key);
+                g_variant_builder_clear(&config);
+                return NULL;
+            }
+            value = g_variant_new_handle(index);
+        } else
+            value = g_variant_parse(NULL, eq + 1, NULL, NULL, &error);
         if (!value) {
             fprintf(stderr, "alarmd-flatpak-probe: %s: %s\n", argv[i], error->message);
             g_error_free(error);
@@ -128,8 +187,10 @@ static GVariant *configuration(int argc, char **argv)
 static int schedule_one(GDBusConnection *bus, const char *id, GVariant *config)
 {
     GError *error = NULL;
-    GVariant *reply = call(bus, MANAGER, "Schedule", g_variant_new("(s@a{sv})", id, config), "(o)",
-                           SCHEDULE_TIMEOUT_MS, &error);
+    GVariant *reply = g_dbus_connection_call_with_unix_fd_list_sync(
+        bus, NAME, PATH, MANAGER, "Schedule", g_variant_new("(s@a{sv})", id, config), G_VARIANT_TYPE("(o)"),
+        G_DBUS_CALL_FLAGS_NONE, SCHEDULE_TIMEOUT_MS, handed, NULL, NULL, &error);
+    g_clear_object(&handed);
     if (!reply)
         return failed(error);
     const char *path;
