@@ -154,6 +154,19 @@ import Testing
         }
     }
 
+    @Test func maxWaitingCalls() {
+        #expect(DaemonConfig().maxWaitingCalls == 16)
+        for (text, n) in [("1", 1), ("3", 3), ("10000", 10_000)] {
+            let (c, warnings) = DaemonConfig.parse("[limits]\nmax_waiting_calls = \(text)\n", file: "f")
+            #expect(warnings.isEmpty && c.maxWaitingCalls == n, "\(text): \(warnings)")
+        }
+        // 0 would refuse every first Schedule of an undecided app without asking: refused, as the rest.
+        for text in ["0", "-1", "10001", "x", ""] {
+            let (c, warnings) = DaemonConfig.parse("[limits]\nmax_waiting_calls = \(text)\n", file: "f")
+            #expect(c.maxWaitingCalls == 16 && warnings.count == 1 && warnings[0].contains("f:2: max_waiting_calls"), "'\(text)': \(warnings)")
+        }
+    }
+
     @Test func everyKey() {
         let (c, warnings) = DaemonConfig.parse("""
             # comment

@@ -135,6 +135,42 @@ import Testing
         #expect(try h.notifier!.notifications().count == 1, "one prompt for all of it")
     }
 
+    /// An undecided app cannot make alarmd hold its calls (and the sound files they hand over) without
+    /// bound while the prompt shows: past `max_waiting_calls` its calls are LimitReached at once,
+    /// while those that wait go through when the user allows it.
+    @Test func anUndecidedAppMayKeepOnlySoManyCallsWaiting() throws {
+        let h = try promptHarness(config: "[limits]\nmax_waiting_calls = 3\n")
+        let app = try h.app("org.example.Clock"), again = try h.app("org.example.Clock")
+        let files = TempDir("alarmd-sound-files")
+        let sound = try soundFile(SoundFiles.wav(), "a.wav", in: files)
+        let calls = try (0..<3).map { i in
+            try (i == 1 ? again : app).callAsync("Schedule", [.string(""), .vardict([("title", .string("Tea \(i)")), ("duration", .uint32(600)),
+                                                                                  ("sound_file", try descriptor(sound))])])
+        }
+        let n = try #require(h.notifier!.waitFor(pump: [app, again]) { $0.count == 1 })[0]
+        let fdsWaiting = openDescriptors(h)
+        // The fourth and fifth, from either connection of the app: refused at once, naming the limit.
+        for c in [app, again] {
+            let e = callError { () throws(BusError) in
+                _ = try c.schedule([("title", .string("More")), ("duration", .uint32(60)), ("sound_file", try descriptor(sound))])
+            }
+            #expect(e?.name == Contract.ErrorName.limitReached && e?.message.contains("3 calls waiting") == true
+                    && e?.message.contains("max_waiting_calls") == true, "\(e?.description ?? "accepted")")
+        }
+        let asked = callError { () throws(BusError) in _ = try app.call("RequestAuthorization", [.string("Timers")]) }
+        #expect(asked?.name == Contract.ErrorName.limitReached, "\(asked?.description ?? "answered")")
+        #expect(eventually { openDescriptors(h) == fdsWaiting }, "the refused calls' files are not kept open: \(openDescriptors(h)) > \(fdsWaiting)")
+        #expect(calls.allSatisfy { !$0.done }, "the three still wait")
+        // Another app is asked as usual meanwhile.
+        let other = try h.app("org.example.Other")
+        _ = try other.callAsync("RequestAuthorization", [.string("Timers")])
+        #expect(h.notifier!.waitFor(pump: [other]) { $0.count == 2 } != nil, "another app's prompt")
+        try h.notifier!.invoke(n.uint32("id"), "allow")
+        #expect(calls.enumerated().allSatisfy { i, p in (i == 1 ? again : app).wait(for: p) })
+        #expect(calls.allSatisfy { $0.error == nil }, "\(calls.map { $0.error?.description ?? "ok" })")
+        #expect(try h.client.alarms().count == 3)
+    }
+
     /// Don't Allow, or no answer within the prompt's time, fails the waiting Schedule with
     /// NotAuthorized and schedules nothing; a denied app then fails at once, without a prompt.
     @Test(arguments: ["deny", "timeout"]) func aFirstScheduleThatIsNotAllowedFails(_ answer: String) throws {

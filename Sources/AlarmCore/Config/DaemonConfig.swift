@@ -22,6 +22,9 @@ public struct DaemonConfig: Equatable, Sendable {
     public var shellCallLimit = CallLimit(burst: 0, perSecond: 0)
     /// The largest sound file an app may hand over (`sound_file`), in bytes; 0 refuses them all.
     public var maxSoundBytes = 8 << 20
+    /// Calls of one app that may wait for the user's answer to its consent prompt (`RequestAuthorization`,
+    /// a first `Schedule`): each holds its message, and a `Schedule` its sound file open, until then.
+    public var maxWaitingCalls = 16
     /// libcanberra reads no file of 64 MiB or more.
     public static let maxSoundBytesCeiling = 64 << 20
 
@@ -81,6 +84,8 @@ public struct DaemonConfig: Equatable, Sendable {
                 if let v = count(max: 1_000_000_000) { c.shellCallLimit.burst = v }
             case ("limits", "shell_calls_per_second"):
                 if let v = count(max: 1_000_000_000) { c.shellCallLimit.perSecond = v }
+            case ("limits", "max_waiting_calls"):
+                if let v = count(max: 10_000), v > 0 { c.maxWaitingCalls = v } else if e.value == "0" { warn("must be at least 1") }
             case ("limits", "max_sound_bytes"):
                 if let v = byteCount(e.value), v <= maxSoundBytesCeiling {
                     c.maxSoundBytes = v

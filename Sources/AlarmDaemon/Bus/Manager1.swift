@@ -143,7 +143,7 @@ final class Manager1: BusObject, ChangeSubscriber {
         let state = engine.authorization(for: caller)
         // The user's own tools are decided by the configuration; an app is asked about.
         guard state == .notDetermined, case .app(let app) = caller else { return .reply([.string(state.rawValue)]) }
-        prompter.request(app: app, description: description) { state in call.message.answer([.string(state.rawValue)]) }
+        try prompter.request(app: app, description: description) { state in call.message.answer([.string(state.rawValue)]) }
         return .later
     }
 
@@ -166,10 +166,9 @@ final class Manager1: BusObject, ChangeSubscriber {
             guard case .notAuthorized = error, case .app(let app) = caller, engine.authorization(for: caller) == .notDetermined else {
                 throw error
             }
-            Log.info("Schedule from \(call.sender) (app '\(app)') waits for the user's answer")
             // A sound file waits open, not read: it is read again once the app is allowed.
             let waiting = copy?.waiting
-            prompter.request(app: app, description: nil) { [unowned self] state in
+            try prompter.request(app: app, description: nil) { [unowned self] state in
                 do throws(AlarmError) {
                     guard state == .authorized else {
                         throw .notAuthorized(state == .denied ? "the user did not allow app '\(app)' to ring alarms"
@@ -180,6 +179,7 @@ final class Manager1: BusObject, ChangeSubscriber {
                     Manager1.replyLater(call, caller, "refused", error)
                 }
             }
+            Log.info("Schedule from \(call.sender) (app '\(app)') waits for the user's answer")
             return .later
         }
     }

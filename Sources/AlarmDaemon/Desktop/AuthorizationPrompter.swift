@@ -36,8 +36,14 @@ final class AuthorizationPrompter {
         self.config = config
     }
 
-    /// Asks about `app` unless a prompt is already open; `waiter` hears the answer.
-    func request(app: String, description: String?, waiter: Waiter?) {
+    /// Asks about `app` unless a prompt is already open; `waiter` hears the answer. An app that already
+    /// has `max_waiting_calls` waiting is refused another: what waits holds messages and open files
+    /// for as long as the prompt shows, and the app is not trusted yet.
+    func request(app: String, description: String?, waiter: Waiter?) throws(AlarmError) {
+        if let waiting = prompts[app]?.waiters.count, waiter != nil, waiting >= config.maxWaitingCalls {
+            throw .limitReached("app '\(app)' already has \(waiting) calls waiting for the user's answer; "
+                                + "wait for it (max_waiting_calls in alarmd.conf)")
+        }
         if let description { descriptions[app] = description }
         if prompts[app] != nil {
             if let waiter { prompts[app]!.waiters.append(waiter) }
