@@ -98,8 +98,16 @@ run: build run-deps
 # root, Plasma), the Debian packages' (Debian 12, then Debian 13), a real Flatpak app, and the wake from
 # suspend. Installs what they need once, first, then runs them in that order.
 TEST_TARGETS = lint-reuse test-translations docs test-swift test-asan test-tsan test-desktop test-gnome test-gnome48 test-gnome50 test-gnome51 test-plasma test-plasma6 test-plasma-lockscreen test-package test-package13 test-flatpak test-wake
+# Each target's time is printed as it ends and all of them again at the end, so a log of which only
+# the tail is kept still says where the time went (and which target failed).
 test: deps
-	@$(MAKE) --no-print-directory $(TEST_TARGETS)
+	@times=""; for t in $(TEST_TARGETS); do \
+		start=$$(date +%s); \
+		$(MAKE) --no-print-directory $$t; status=$$?; \
+		took=$$(( $$(date +%s) - start )); times="$$times $$t:$${took}s"; \
+		echo "make test: $$t took $$took s"; \
+		if [ $$status -ne 0 ]; then echo "make test: $$t FAILED; times:$$times"; exit $$status; fi; \
+	done; echo "make test: every target passed; times:$$times"
 
 # Seconds, so first: every file states its licence (REUSE), and the packages' debian/copyright gives each the same.
 lint-reuse:
