@@ -67,13 +67,19 @@ import Testing
         }
     }
 
-    /// Runs `command` as the app: in its sandbox, with the proxy's socket as its session bus and the
-    /// repository's examples at /app/examples.
+    /// bwrap's arguments for the app's sandbox, up to its command: the proxy's socket as its session
+    /// bus, the repository's examples at /app/examples, and each of `files` (host path, sandbox path).
+    func appSandbox(_ sandbox: Sandbox, _ proxy: Proxy, files: [(String, String)] = []) -> [String] {
+        sandbox.base + ["--bind", proxy.socket, "/run/flatpak/bus", "--ro-bind", Products.sourceRoot + "/examples", "/app/examples"]
+            + files.flatMap { ["--ro-bind", $0.0, $0.1] }
+            + ["--setenv", "DBUS_SESSION_BUS_ADDRESS", "unix:path=/run/flatpak/bus", "--"]
+    }
+
+    static let appEnvironment = ["PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "HOME": "/tmp"]
+
+    /// Runs `command` as the app, in its sandbox (`appSandbox`).
     func asApp(_ sandbox: Sandbox, _ proxy: Proxy, _ command: [String]) throws -> (status: Int32, out: String, err: String) {
-        try runCommand("/usr/bin/bwrap",
-                       sandbox.base + ["--bind", proxy.socket, "/run/flatpak/bus", "--ro-bind", Products.sourceRoot + "/examples", "/app/examples",
-                                       "--setenv", "DBUS_SESSION_BUS_ADDRESS", "unix:path=/run/flatpak/bus", "--"] + command,
-                       environment: ["PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "HOME": "/tmp"])
+        try runCommand("/usr/bin/bwrap", appSandbox(sandbox, proxy) + command, environment: Self.appEnvironment)
     }
 
     func gdbusCall(_ method: String, _ args: [String] = []) -> [String] {
@@ -201,6 +207,34 @@ import Testing
         let copy = try h.client.property(path, alarmInterface, "Sound").stringValue ?? ""
         #expect(copy.hasPrefix(h.state.path + "/state/sounds/\(Self.appId)/") && copy.hasSuffix(".ogg"), "\(copy)")
         #expect(FileManager.default.contents(atPath: copy) == FileManager.default.contents(atPath: Products.sourceRoot + "/sounds/chime.oga"))
+    }
+
+    /// The Python example as the Flatpak app of docs/app-developers.md ("A Flatpak app, end to end"):
+    /// `--sound-file` hands over the app's own sound from /app/share; the timer rings with alarmd's copy,
+    /// and the copy goes with the alarm.
+    @Test func theExampleRingsWithItsOwnSoundFromTheSandbox() throws {
+        let h = try Harness(config: "[authorization]\ndefault = allow\n")
+        let sandbox = try Sandbox()
+        let proxy = try Proxy(sandbox, bus: h.bus, name: "talk", options: ["--filter", "--talk=\(managerName)"])
+        let original = Products.sourceRoot + "/sounds/chime.oga", inside = "/app/share/tea-timer/ring.oga"
+        // Unbuffered, so that each step is seen as it is printed: the copy is read while the alarm lives.
+        let example = try LiveCommand("/usr/bin/bwrap",
+                                      appSandbox(sandbox, proxy, files: [(original, inside)])
+                                          + ["/usr/bin/python3", "/app/examples/python/alarmd-timer.py", "--sound-file", inside],
+                                      environment: Self.appEnvironment.merging(["PYTHONUNBUFFERED": "1"]) { $1 })
+        #expect(example.waitFor(timeout: 10) { $0.contains { $0.hasPrefix("sound: ") } }, "\(example.lines) \(example.stderr)")
+        let copy = String(example.lines.first { $0.hasPrefix("sound: ") }?.dropFirst("sound: ".count) ?? "")
+        let bytes = FileManager.default.contents(atPath: copy)
+        // The copy goes only after the example printed "ringing" and stopped the alarm (3 s after it was
+        // scheduled): a copy already gone by then proves nothing, one read before must be the sound.
+        #expect(bytes == FileManager.default.contents(atPath: original) || (bytes == nil && example.drain().contains("ringing")),
+                "the copy holds the app's sound: \(copy)")
+        let status = example.process.wait(timeout: 30)
+        let steps = example.drain().map { $0.hasPrefix("scheduled ") ? "scheduled" : $0 }
+        #expect(status == 0, "the example failed in the sandbox: \(steps)\n\(example.stderr)")
+        #expect(steps == ["authorization: authorized", "scheduled", "sound: \(copy)", "ringing", "removed: stopped"], "\(steps)")
+        #expect(copy.hasPrefix(h.state.path + "/state/sounds/\(Self.appId)/") && copy.hasSuffix(".ogg"), "\(copy)")
+        #expect(eventually { !FileManager.default.fileExists(atPath: copy) }, "the copy outlived its alarm: \(copy)")
     }
 
     /// Without `--talk-name` alarmd does not exist for the app: the proxy answers for it.

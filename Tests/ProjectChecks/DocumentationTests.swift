@@ -36,10 +36,10 @@ struct DocumentationTests {
 
     static let marker = "<!-- doc-test: "
 
-    /// The blocks of the README and docs/ that a test runs verbatim, each marked by
-    /// `<!-- doc-test: NAME …-->` on the line before its fence, and the test file that runs it.
+    /// The blocks of the README and docs/ that a test runs (or reads) verbatim, each marked by
+    /// `<!-- doc-test: NAME …-->` on the line before its fence, and the test file that does it.
     static let verbatimBlocks = ["busctl-walkthrough": "ReadmeWalkthroughTests.swift", "countdown-activity": "ReadmeWalkthroughTests.swift",
-                                 "examples": "ExampleClientTests.swift"]
+                                 "examples": "ExampleClientTests.swift", "flatpak-manifest": "DocumentationTests.swift"]
 
     /// The fenced block after the marker `<!-- doc-test: NAME`, exactly as a reader copies it, from
     /// whichever document holds it; a name marked in two places is an error, not a choice.
@@ -75,6 +75,22 @@ struct DocumentationTests {
             let test = try String(contentsOfFile: Products.sourceRoot + "/Tests/ProjectChecks/" + file, encoding: .utf8)
             #expect(test.contains("docBlock(\"\(name)\")"), "\(file) does not run the block \(name)")
         }
+    }
+
+    /// The Flatpak manifest of docs/app-developers.md is JSON, as flatpak-builder reads it, and asks
+    /// for alarmd's talk name and no file access (the sound goes by descriptor); its module installs
+    /// the command it names and the sound the guide hands over.
+    @Test func theFlatpakManifestParsesAndAsksForTheTalkNameOnly() throws {
+        let block = try Self.docBlock("flatpak-manifest")
+        let manifest = try #require(try JSONSerialization.jsonObject(with: Data(block.utf8)) as? [String: Any])
+        #expect(manifest["app-id"] as? String == "org.example.TeaTimer")
+        let finish = try #require(manifest["finish-args"] as? [String])
+        #expect(finish.contains("--talk-name=org.alarmd.AlarmManager1"), "\(finish)")
+        #expect(!finish.contains { $0.hasPrefix("--filesystem") }, "\(finish)")
+        let command = try #require(manifest["command"] as? String)
+        let build = (manifest["modules"] as? [[String: Any]] ?? []).flatMap { $0["build-commands"] as? [String] ?? [] }
+        #expect(build.contains { $0.hasSuffix(" /app/bin/" + command) } && build.contains { $0.hasSuffix(" /app/share/tea-timer/ring.oga") },
+                "\(build)")
     }
 
     /// The README is where a reader starts: it links every guide in docs/ and every manual page, so

@@ -4,7 +4,10 @@
 
 """An app that sets a 3-second timer with alarmd (Gio through PyGObject): it names itself, asks
 the user for permission, schedules the timer, waits for its State to become "alerting"
-(PropertiesChanged), stops it and waits for AlarmRemoved. Exit status 0 when all of that happened."""
+(PropertiesChanged), stops it and waits for AlarmRemoved. Exit status 0 when all of that happened.
+With --sound-file PATH the timer rings with that WAV or Ogg Vorbis file, handed to alarmd open, as a
+Flatpak app hands over a sound of its own."""
+import argparse
 import os
 import sys
 import uuid
@@ -13,6 +16,10 @@ from gi.repository import Gio, GLib
 
 NAME, MANAGER, IFACE = "org.alarmd.AlarmManager1", "/org/alarmd/AlarmManager1", "org.alarmd.AlarmManager1"
 APP_ID = "org.alarmd.examples.PythonTimer"
+
+parser = argparse.ArgumentParser(description=__doc__)
+parser.add_argument("--sound-file", metavar="PATH", help="ring with this file instead of the default sound")
+args = parser.parse_args()
 
 bus = Gio.bus_get_sync(Gio.BusType.SESSION)
 loop = GLib.MainLoop()
@@ -56,8 +63,21 @@ bus.signal_subscribe(NAME, IFACE, "AlarmRemoved", MANAGER, None, Gio.DBusSignalF
 # alarmd broadcasts nothing: it sends its signals to the connections that watch, each about its own alarms.
 call("Watch", None)
 config = {"title": GLib.Variant("s", "Python tea"), "duration": GLib.Variant("u", 3)}
-(path,) = call("Schedule", GLib.Variant("(sa{sv})", (alarm_id, config)))
+fds = None
+if args.sound_file:
+    # A path inside a sandbox means nothing to alarmd; an open file does. The "h" value is the
+    # descriptor's index in the call's fd list. alarmd keeps a copy, so the file may close after the call.
+    fds = Gio.UnixFDList.new_from_array([os.open(args.sound_file, os.O_RDONLY | os.O_CLOEXEC)])
+    config["sound_file"] = GLib.Variant("h", 0)
+reply, _ = bus.call_with_unix_fd_list_sync(NAME, MANAGER, IFACE, "Schedule", GLib.Variant("(sa{sv})", (alarm_id, config)),
+                                           GLib.VariantType("(o)"), Gio.DBusCallFlags.NONE, -1, fds, None)
+(path,) = reply.unpack()
 print("scheduled", path)
+if args.sound_file:
+    # The alarm's Sound names alarmd's copy, the file it rings with.
+    (sound,) = bus.call_sync(NAME, path, "org.freedesktop.DBus.Properties", "Get",
+                             GLib.Variant("(ss)", ("org.alarmd.Alarm1", "Sound")), None, Gio.DBusCallFlags.NONE, -1, None).unpack()
+    print("sound:", sound)
 GLib.timeout_add_seconds(30, lambda: print("timed out", file=sys.stderr) or loop.quit())
 loop.run()
 sys.exit(result["status"])
