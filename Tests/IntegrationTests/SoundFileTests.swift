@@ -11,23 +11,12 @@ import Testing
 /// A libcanberra.so.0 found first through LD_LIBRARY_PATH that plays nothing and writes down every
 /// file it is asked to play: what the sound library was asked, whatever the machine's sound.
 final class RecordingCanberra {
-    let dir = TempDir("alarmd-recording-canberra")
-    var played: String { dir.path + "/played" }
-    var environment: [String: String] { ["LD_LIBRARY_PATH": dir.path, "ALARMD_TEST_CANBERRA_PLAYED": played] }
+    let canberra: StandInCanberra
+    var played: String { canberra.dir.path + "/played" }
+    var environment: [String: String] { canberra.environment.merging(["ALARMD_TEST_CANBERRA_PLAYED": played]) { a, _ in a } }
 
-    static let source = """
-        #include <fcntl.h>
-        #include <stdio.h>
-        #include <stdlib.h>
-        #include <string.h>
-        #include <unistd.h>
-        int ca_context_create(void **c) { *c = malloc(1); return 0; }
-        int ca_context_destroy(void *c) { free(c); return 0; }
-        int ca_context_change_props_full(void *c, void *p) { (void)c; (void)p; return 0; }
-        int ca_context_cancel(void *c, unsigned id) { (void)c; (void)id; return 0; }
-        int ca_proplist_create(void **p) { *p = malloc(1); return 0; }
-        int ca_proplist_destroy(void *p) { free(p); return 0; }
-        int ca_proplist_sets(void *p, const char *k, const char *v) {
+    init() throws {
+        canberra = try StandInCanberra(proplistSets: """
             (void)p;
             const char *to = getenv("ALARMD_TEST_CANBERRA_PLAYED");
             if (to && strcmp(k, "media.filename") == 0) {
@@ -35,18 +24,7 @@ final class RecordingCanberra {
                 if (fd >= 0) { dprintf(fd, "%s\\n", v); close(fd); }
             }
             return 0;
-        }
-        const char *ca_strerror(int code) { (void)code; return "stand-in"; }
-        int ca_context_play_full(void *c, unsigned id, void *p, void *cb, void *data) {
-            (void)c; (void)id; (void)p; (void)cb; (void)data;
-            return 0;
-        }
-        """
-
-    init() throws {
-        try Self.source.write(toFile: dir.path + "/canberra.c", atomically: true, encoding: .utf8)
-        let cc = try runCommand("/usr/bin/cc", ["-shared", "-fPIC", "-o", dir.path + "/libcanberra.so.0", dir.path + "/canberra.c"])
-        guard cc.status == 0 else { throw TestFailure("cc: \(cc.err)") }
+            """, playFull: "return 0;")
     }
 
     /// The files asked for so far, in order.

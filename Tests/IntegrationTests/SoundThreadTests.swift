@@ -13,33 +13,17 @@ import Testing
 /// the bus while the alarm rang. Here a stand-in libcanberra.so.0, found first through
 /// LD_LIBRARY_PATH, blocks forever in `ca_context_play_full`.
 @Suite(.serialized) struct SoundThreadTests {
-    static let hangingCanberra = """
-        #include <fcntl.h>
-        #include <stdlib.h>
-        #include <unistd.h>
-        int ca_context_create(void **c) { *c = malloc(1); return 0; }
-        int ca_context_destroy(void *c) { free(c); return 0; }
-        int ca_context_change_props_full(void *c, void *p) { (void)c; (void)p; return 0; }
-        int ca_context_cancel(void *c, unsigned id) { (void)c; (void)id; return 0; }
-        int ca_proplist_create(void **p) { *p = malloc(1); return 0; }
-        int ca_proplist_destroy(void *p) { free(p); return 0; }
-        int ca_proplist_sets(void *p, const char *k, const char *v) { (void)p; (void)k; (void)v; return 0; }
-        const char *ca_strerror(int code) { (void)code; return "stand-in"; }
-        int ca_context_play_full(void *c, unsigned id, void *p, void *cb, void *data) {
-            (void)c; (void)id; (void)p; (void)cb; (void)data;
-            const char *mark = getenv("ALARMD_TEST_CANBERRA_MARK");
-            if (mark) close(open(mark, O_WRONLY | O_CREAT | O_APPEND, 0644));
-            for (;;) pause();
-        }
+    /// Its play call says it was entered, then never returns.
+    static let hangingPlay = """
+        const char *mark = getenv("ALARMD_TEST_CANBERRA_MARK");
+        if (mark) close(open(mark, O_WRONLY | O_CREAT | O_APPEND, 0644));
+        for (;;) pause();
         """
 
     @Test func aSoundBackendThatNeverReturnsLeavesAlarmdAnswering() throws {
-        let dir = TempDir("alarmd-hanging-canberra")
-        try Self.hangingCanberra.write(toFile: dir.path + "/canberra.c", atomically: true, encoding: .utf8)
-        let cc = try runCommand("/usr/bin/cc", ["-shared", "-fPIC", "-o", dir.path + "/libcanberra.so.0", dir.path + "/canberra.c"])
-        try #require(cc.status == 0, "\(cc.err)")
-        let mark = dir.path + "/play-entered"
-        let h = try Harness(environment: ["LD_LIBRARY_PATH": dir.path, "ALARMD_TEST_CANBERRA_MARK": mark])
+        let canberra = try StandInCanberra(playFull: Self.hangingPlay)
+        let mark = canberra.dir.path + "/play-entered"
+        let h = try Harness(environment: canberra.environment.merging(["ALARMD_TEST_CANBERRA_MARK": mark]) { a, _ in a })
         let c = h.client!
         try c.subscribe()
 
