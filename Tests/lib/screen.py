@@ -77,6 +77,17 @@ def wait_for(what, predicate, timeout=10.0, interval=0.1):
         time.sleep(interval)
 
 
+def tesseract(args):
+    """tesseract's output for ARGS (its input and options), on one thread: its OpenMP threads make it
+    several times slower on a loaded machine. A tesseract that fails is named with what it said, never
+    taken for a screen with no words on it."""
+    import os
+    r = subprocess.run(['tesseract'] + args, capture_output=True, text=True, env=dict(os.environ, OMP_THREAD_LIMIT='1'))
+    if r.returncode != 0:
+        raise Fail(f'tesseract {" ".join(args)} failed ({r.returncode}): {r.stderr.strip()[-400:]}')
+    return r.stdout
+
+
 def reading_order(words):
     """OCR's words (text, x, y, w, h) line by line, left to right. A line is the words whose boxes'
     middles lie within half a box of the first one's: a short word ("a") has its box top a few pixels

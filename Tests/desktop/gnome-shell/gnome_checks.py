@@ -23,7 +23,7 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.abspath(os.path.join(HERE, '..', '..', '..'))
 sys.path.insert(0, os.path.join(ROOT, 'Tests', 'lib'))
-from screen import CheckRun, Fail, count_near, find_word, log, pixels, recap, text_of, wait_for  # noqa: E402,F401  (the suites import them from here)
+from screen import CheckRun, Fail, count_near, find_word, log, pixels, recap, tesseract, text_of, wait_for  # noqa: E402,F401  (the suites import them from here)
 EXT_UUID = 'alarmd@alarmd.org'
 EXT_SRC = os.path.join(ROOT, 'applets', 'gnome-shell', EXT_UUID)
 ASSEMBLE = os.path.join(ROOT, 'applets', 'gnome-shell', 'assemble')
@@ -58,11 +58,12 @@ def ocr_words(png, crop, scale=3, negate=True, threshold=True, min_conf=0, lang=
     if threshold:
         args += ['-threshold', '50%']
     subprocess.run(args + [tmp], check=True)
-    r = subprocess.run(['tesseract', tmp, '-', '--psm', '11'] + (['-l', lang] if lang else []) + ['tsv'],
-                       capture_output=True, text=True)
-    os.unlink(tmp)
+    try:
+        out = tesseract([tmp, '-', '--psm', '11'] + (['-l', lang] if lang else []) + ['tsv'])
+    finally:
+        os.unlink(tmp)
     words = []
-    for line in r.stdout.splitlines()[1:]:
+    for line in out.splitlines()[1:]:
         f = line.split('\t')
         if len(f) == 12 and f[11].strip() and float(f[10]) > min_conf:
             words.append((f[11].strip(), x0 + int(f[6]) // scale, y0 + int(f[7]) // scale,
@@ -78,9 +79,10 @@ def line_text(png, word, area, scale=3):
     tmp = png[:-4] + f'-line-{y}.png'
     subprocess.run(['convert', png, '-crop', f'{w}x{h}+{x0}+{y}', '+repage', '-resize', f'{scale * 100}%',
                     '-colorspace', 'Gray', '-negate', tmp], check=True)
-    r = subprocess.run(['tesseract', tmp, '-', '--psm', '7'], capture_output=True, text=True)
-    os.unlink(tmp)
-    return r.stdout.strip()
+    try:
+        return tesseract([tmp, '-', '--psm', '7']).strip()
+    finally:
+        os.unlink(tmp)
 
 
 def bar_words(png):
@@ -786,7 +788,11 @@ class Checks(CheckRun):
         before = rules()
         if not before:
             raise Fail('positive control: no alarmd match rules while the extension is enabled')
-        if not self.countdown(self.indicator('before-disable')[1]):
+        # Read until one frame shows it, as the checks before do: the digits change every second.
+        try:
+            wait_for('a countdown in the panel', lambda: self.countdown(self.indicator('before-disable')[1]), timeout=4,
+                     interval=0.3)
+        except Fail:
             raise Fail('positive control: no countdown in the panel while enabled')
         settings = lambda: [r for r in self.s.match_rules(self.s.shell_unique) if SETTINGS_PATH in r]
         watched = settings()
@@ -1031,10 +1037,10 @@ class Checks(CheckRun):
             tmp = png[:-4] + f'-box-{x}-{y}-{scale}.png'
             subprocess.run(['convert', png, '-crop', f'{w + 8}x{h + 8}+{max(0, x - 4)}+{max(0, y - 4)}', '+repage',
                             '-resize', f'{scale * 100}%', '-colorspace', 'Gray', '-negate', tmp], check=True)
-            r = subprocess.run(['tesseract', tmp, '-', '--psm', '7', '-l', LANGUAGES[lang]['ocr']], capture_output=True,
-                               text=True)
-            os.unlink(tmp)
-            reads.append(''.join(r.stdout.split()))
+            try:
+                reads.append(''.join(tesseract([tmp, '-', '--psm', '7', '-l', LANGUAGES[lang]['ocr']]).split()))
+            finally:
+                os.unlink(tmp)
         return reads
 
     def _reads_in(self, label, root, what, lang, buttons=(), within=(), timeout=10):

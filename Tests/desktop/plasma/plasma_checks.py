@@ -26,7 +26,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.abspath(os.path.join(HERE, '..', '..', '..'))
 sys.path.insert(0, os.path.join(ROOT, 'Tests', 'lib'))
 from languages import LANGUAGES, WAYS, msgstr, read_lines, squeeze, tesseract_has  # noqa: E402
-from screen import CheckRun, Fail, count_near, find_word, log, pixels, reading_order, recap, text_of, wait_for  # noqa: E402,F401  (the suites import them from here)
+from screen import CheckRun, Fail, count_near, find_word, log, pixels, reading_order, recap, tesseract, text_of, wait_for  # noqa: E402,F401  (the suites import them from here)
 APPLET = 'org.alarmd.plasmoid'
 # The QML packages: Plasma 5.27's and Plasma 6's; one translation template for both.
 PACKAGES = {5: os.path.join(ROOT, 'applets', 'plasma', 'package'), 6: os.path.join(ROOT, 'applets', 'plasma', 'package6')}
@@ -59,12 +59,12 @@ def ocr_words(png, crop, scale=3, negate=False, threshold=False, blue=False, psm
     if border:
         args += ['-bordercolor', 'white', '-border', str(border)]
     subprocess.run(args + [tmp], check=True)
-    # One thread: on a loaded machine tesseract's OpenMP threads make it several times slower.
-    r = subprocess.run(['tesseract', tmp, '-', '--psm', str(psm), 'tsv'], capture_output=True, text=True,
-                       env=dict(os.environ, OMP_THREAD_LIMIT='1'))
-    os.unlink(tmp)
+    try:
+        out = tesseract([tmp, '-', '--psm', str(psm), 'tsv'])
+    finally:
+        os.unlink(tmp)
     words = []
-    for line in r.stdout.splitlines()[1:]:
+    for line in out.splitlines()[1:]:
         f = line.split('\t')
         if len(f) == 12 and f[11].strip() and float(f[10]) > 0:
             words.append((f[11].strip(), x0 + (int(f[6]) - border) // scale, y0 + (int(f[7]) - border) // scale,
