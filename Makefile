@@ -473,6 +473,7 @@ docs:
 # systemd/alarmd-wake-generator gives alarmd.service AmbientCapabilities=CAP_WAKE_ALARM.
 install: install-check install-files
 	-[ -z "$(DESTDIR)" ] && command -v gtk-update-icon-cache >/dev/null && gtk-update-icon-cache -q -t -f "$(DATADIR)/icons/hicolor"
+	-[ -z "$(DESTDIR)" ] && command -v glib-compile-schemas >/dev/null && glib-compile-schemas "$(DATADIR)/glib-2.0/schemas" 2>/dev/null
 	@[ -n "$(DESTDIR)" ] || printf '%s\n' "Installed alarmd in $(PREFIX). As each user, once:" \
 		"  systemctl --user daemon-reload   # then alarmd starts on first use (D-Bus activation)" \
 		"  systemctl --user enable alarmd   # optional: start it at every login" \
@@ -499,6 +500,8 @@ install-payload: install-gnome-extension install-plasma-applet-if-built
 		install -Dm644 /dev/stdin "$(DESTDIR)$(PREFIX)/lib/systemd/user/alarmd.service"
 	install -Dm755 systemd/alarmd-wake-generator "$(DESTDIR)$(PREFIX)/lib/systemd/user-generators/alarmd-wake-generator"
 	install -Dm644 data/alarmd.conf.example "$(DESTDIR)$(DATADIR)/doc/alarmd/alarmd.conf.example"
+	install -Dm644 data/org.alarmd.Alarmd.desktop "$(DESTDIR)$(DATADIR)/applications/org.alarmd.Alarmd.desktop"
+	install -Dm644 data/70_alarmd.gschema.override "$(DESTDIR)$(DATADIR)/glib-2.0/schemas/70_alarmd.gschema.override"
 	install -Dm644 systemd/wake-alarm.conf "$(DESTDIR)$(DATADIR)/doc/alarmd/wake-alarm.conf"
 	for f in data/icons/hicolor/*/apps/*.svg; do install -Dm644 "$$f" "$(DESTDIR)$(DATADIR)/$${f#data/}"; done
 	install -d "$(DESTDIR)$(DATADIR)/alarmd/sounds"
@@ -533,7 +536,9 @@ uninstall:
 	      "$(DESTDIR)$(DATADIR)/dbus-1/interfaces/org.alarmd.AlarmManager1.xml" \
 	      "$(DESTDIR)$(DATADIR)/dbus-1/interfaces/org.alarmd.Alarm1.xml" \
 	      "$(DESTDIR)$(PREFIX)/lib/systemd/user/alarmd.service" \
-	      "$(DESTDIR)$(PREFIX)/lib/systemd/user-generators/alarmd-wake-generator"
+	      "$(DESTDIR)$(PREFIX)/lib/systemd/user-generators/alarmd-wake-generator" \
+	      "$(DESTDIR)$(DATADIR)/applications/org.alarmd.Alarmd.desktop" \
+	      "$(DESTDIR)$(DATADIR)/glib-2.0/schemas/70_alarmd.gschema.override"
 	for f in data/icons/hicolor/*/apps/*.svg; do rm -f "$(DESTDIR)$(DATADIR)/$${f#data/}"; done
 	rm -rf "$(DESTDIR)$(DATADIR)/alarmd/sounds" "$(DESTDIR)$(DATADIR)/doc/alarmd" "$(GNOME_EXT_DIR)"
 	rm -f "$(DESTDIR)$(MANDIR)/man1/alarmctl.1" "$(DESTDIR)$(MANDIR)/man5/alarmd.conf.5" "$(DESTDIR)$(MANDIR)/man8/alarmd.8" \

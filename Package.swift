@@ -23,6 +23,8 @@ let package = Package(
         .target(name: "CDlopen", path: "Sources/CDlopen"),
         .target(name: "CCanberra", dependencies: ["CDlopen"], path: "Sources/CCanberra"),
         .target(name: "CPulse", dependencies: ["CDlopen"], path: "Sources/CPulse"),
+        // GSettings, the same way, on a phone only (feedbackd's allow-list).
+        .target(name: "CGio", dependencies: ["CDlopen"], path: "Sources/CGio"),
 
         // The wire value: a D-Bus value in pure Swift, the leaf both layers below share.
         .target(name: "BusValue", path: "Sources/BusValue"),
@@ -40,7 +42,7 @@ let package = Package(
         .target(name: "Gettext", dependencies: ["AlarmCore", "CIntl", "SystemFiles"], path: "Sources/Gettext"),
 
         // Imperative shell: manager object, store, timers.
-        .target(name: "AlarmDaemon", dependencies: ["AlarmCore", "SDBus", "SystemFiles", "Gettext", "CSystemd", "CSQLite", "CCanberra", "CPulse"],
+        .target(name: "AlarmDaemon", dependencies: ["AlarmCore", "SDBus", "SystemFiles", "Gettext", "CSystemd", "CSQLite", "CCanberra", "CPulse", "CGio"],
                 path: "Sources/AlarmDaemon"),
 
         // What every client shares: the contract's names (from AlarmCore), a typed proxy, snapshots

@@ -102,6 +102,8 @@ public enum Daemon {
         // A sink left raised by a run that ended while ringing is put back first, then resumed alarms hold it anew.
         output.start()
         alerts.resume()
+        // A phone's: alarms ring through feedbackd's silent profile only from its allow-list.
+        FeedbackAllowList.start(stateDirectory: stateDirectory)
         let recoveryNotice = opened.recovery.map { StoreRecoveryNotice(recovery: $0, notifier: notifier, store: store) }
         recoveryNotice?.start()
         committer.start()

@@ -29,8 +29,15 @@ final class NotificationServer: BusObject {
     let bus: Bus
     var records: [Record] = []
     var nextId: UInt32 = 1
+    /// What `GetServerInformation` says: this peer's own, or a desktop's (`--vendor Phosh`: Phosh's words).
+    let serverName: String
+    let vendor: String
 
-    init(bus: Bus) { self.bus = bus }
+    init(bus: Bus, vendor: String?) {
+        self.bus = bus
+        serverName = vendor == "Phosh" ? "Phosh Notify Daemon" : "alarmd-test-peer"
+        self.vendor = vendor ?? "alarmd"
+    }
 
     private func notify(_ a: [Value]) throws(BusError) -> MethodResult {
         guard a.count == 8, case .string(let app) = a[0], case .uint32(let replaces) = a[1], case .string(let icon) = a[2],
@@ -117,8 +124,8 @@ extension NotificationServer {
         .init("GetCapabilities", out: [("capabilities", "as")]) { _, _ throws(BusError) in
             .reply([.strings(["actions", "body", "body-markup", "persistence", "icon-static"])])
         },
-        .init("GetServerInformation", out: [("name", "s"), ("vendor", "s"), ("version", "s"), ("spec_version", "s")]) { _, _ throws(BusError) in
-            .reply([.string("alarmd-test-peer"), .string("alarmd"), .string("1.0"), .string("1.2")])
+        .init("GetServerInformation", out: [("name", "s"), ("vendor", "s"), ("version", "s"), ("spec_version", "s")]) { peer, _ throws(BusError) in
+            .reply([.string(peer.serverName), .string(peer.vendor), .string("1.0"), .string("1.2")])
         },
     ], signals: [notificationClosed, actionInvoked])
 
@@ -130,8 +137,8 @@ extension NotificationServer {
         .init("Expire", in: [("id", "u")]) { peer, call throws(BusError) in try peer.closeOpen(call.args, reason: 1) },
     ])
 
-    static func serve(on bus: Bus) throws(BusError) -> NotificationServer {
-        let peer = NotificationServer(bus: bus)
+    static func serve(on bus: Bus, vendor: String?) throws(BusError) -> NotificationServer {
+        let peer = NotificationServer(bus: bus, vendor: vendor)
         try bus.export(peer, path: "/org/freedesktop/Notifications", notifications)
         try bus.export(peer, path: "/org/freedesktop/Notifications", control)
         try bus.requestName("org.freedesktop.Notifications")

@@ -9,7 +9,10 @@ import SDBus
 // Peers that alarmd talks to but that cannot run here for real, each speaking its published
 // protocol faithfully, with a control interface through which a test plays the user:
 //
-//   alarmd-test-peer --bus-address ADDRESS --notifications   org.freedesktop.Notifications
+//   alarmd-test-peer --bus-address ADDRESS --notifications [--vendor Phosh]
+//                                              org.freedesktop.Notifications (as Phosh's names itself)
+//   alarmd-test-peer --bus-address ADDRESS --feedbackd PROFILE [--allow-important ID,…]
+//                                              org.sigxcpu.Feedback (feedbackd), in PROFILE (full, quiet, silent)
 //   alarmd-test-peer --bus-address ADDRESS --app APP_ID      org.freedesktop.Application of APP_ID
 //   alarmd-test-peer --bus-address ADDRESS --logind          org.freedesktop.login1 (Inhibit)
 //   alarmd-test-peer --bus-address ADDRESS --portal          org.freedesktop.portal.OpenURI
@@ -33,7 +36,11 @@ do {
     let bus = try Bus.connect(address: address)
     try bus.attach(loop)
     var peers: [AnyObject] = []
-    if args.contains("--notifications") { peers.append(try NotificationServer.serve(on: bus)) }
+    if args.contains("--notifications") { peers.append(try NotificationServer.serve(on: bus, vendor: value(after: "--vendor"))) }
+    if let profile = value(after: "--feedbackd") {
+        let allowed = value(after: "--allow-important").map { $0.split(separator: ",").map(String.init) } ?? []
+        peers.append(try FakeFeedbackd.serve(on: bus, profile: profile, allowed: allowed))
+    }
     if let app = value(after: "--app") { peers.append(try TestApp.serve(app, on: bus)) }
     if args.contains("--logind") { peers.append(try FakeLogind.serve(on: bus, loop: loop)) }
     if args.contains("--portal") { peers.append(try FakePortal.serve(on: bus)) }

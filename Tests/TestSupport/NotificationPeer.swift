@@ -11,8 +11,10 @@ public final class NotificationPeer {
     private let process: ChildProcess
     private let control: Client
 
-    public init(bus: TestBus) throws {
-        process = try ChildProcess(Products.directory + "/alarmd-test-peer", ["--bus-address", bus.address, "--notifications"],
+    /// `vendor`: what `GetServerInformation` says (`Phosh`: as Phosh's server does).
+    public init(bus: TestBus, vendor: String? = nil) throws {
+        process = try ChildProcess(Products.directory + "/alarmd-test-peer",
+                                   ["--bus-address", bus.address, "--notifications"] + (vendor.map { ["--vendor", $0] } ?? []),
                                    stderrPath: bus.dir.path + "/notifier.log")
         control = try Client(address: bus.address)
         let deadline = Date().addingTimeInterval(10)

@@ -35,7 +35,7 @@ final class Alerts: ChangeSubscriber {
         self.sink = sink
         self.notifier = notifier
         self.output = output
-        ringer = try Ringer(loop: loop, soundDirectories: soundDirectories) { [unowned sink] id, message in
+        ringer = try Ringer(loop: loop, soundDirectories: soundDirectories, feedback: try Feedback(bus: bus)) { [unowned sink] id, message in
             sink.decide(.soundError(id: id, message: message), "sound error of \(id)")
         }
         actions = AppActions(bus: bus, loop: loop)
@@ -140,6 +140,7 @@ final class Alerts: ChangeSubscriber {
         n.replacesId = shown[a.id] ?? 0
         n.actions = actions
         n.expireTimeout = critical ? 0 : -1
+        n.ringingAlert = critical
         let id = a.id
         lastGeneration += 1
         let gen = lastGeneration

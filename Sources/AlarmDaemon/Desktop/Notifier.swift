@@ -16,6 +16,8 @@ struct Notification {
     var hints: [(String, Value)] = []
     /// ms; -1 = the server's default, 0 = never expires.
     var expireTimeout: Int32 = -1
+    /// A ringing alarm's alert: on Phosh it takes `PhoshAlert`'s hints (lock-screen buttons, no feedback of phosh's own).
+    var ringingAlert = false
 
     /// The spec's urgency levels, the byte of the `urgency` hint.
     enum Urgency: UInt8 {
@@ -42,6 +44,10 @@ final class Notifier {
 
     /// Run when a notification server takes the name: a restart, or the first one after alarmd.
     private var serverAppeared: [() -> Void] = []
+    /// Whether the server is Phosh's (`GetServerInformation`), asked before the first notification
+    /// to each server; nil until it answered.
+    private var phosh: Bool?
+    private var waitingForServer: [(Bool) -> Void] = []
 
     init(bus: Bus) throws(BusError) {
         self.bus = bus
@@ -54,6 +60,7 @@ final class Notifier {
             guard let args = try? m.readAll(), args.count == 3, case .string(let owner) = args[2], !owner.isEmpty else { return }
             // The old server's notifications went with it; their handlers would never fire again.
             self.handlers.removeAll()
+            self.phosh = nil
             for f in self.serverAppeared { f() }
         }
     }
@@ -66,6 +73,38 @@ final class Notifier {
     /// Shows `n`; `done` gets the id, or the error when no server took it. Later events of this
     /// notification go to `events` until it is closed.
     func notify(_ n: Notification, events: @escaping (Event) -> Void, done: @escaping (Result<UInt32, BusError>) -> Void) {
+        guard n.ringingAlert else { return send(n, events: events, done: done) }
+        whenServerKnown { [unowned self] phosh in
+            var n = n
+            if phosh { n.hints = PhoshAlert.hints(n.hints) }
+            self.send(n, events: events, done: done)
+        }
+    }
+
+    /// `f` gets whether the server is Phosh's, asking it once per server; no server is no Phosh.
+    private func whenServerKnown(_ f: @escaping (Bool) -> Void) {
+        if let phosh { return f(phosh) }
+        waitingForServer.append(f)
+        guard waitingForServer.count == 1 else { return }
+        let answer: (Bool?) -> Void = { [unowned self] phosh in
+            self.phosh = phosh
+            let waiting = self.waitingForServer
+            self.waitingForServer.removeAll()
+            for w in waiting { w(phosh ?? false) }
+        }
+        do {
+            try bus.callAsync(Notifier.name, Notifier.path, Notifier.name, "GetServerInformation", [], timeoutUSec: 5_000_000) { reply in
+                guard reply.error == nil, let v = try? reply.readAll(), v.count >= 2, case .string(let name) = v[0], case .string(let vendor) = v[1] else {
+                    return answer(nil)
+                }
+                answer(PhoshAlert.isPhosh(name: name, vendor: vendor))
+            }
+        } catch {
+            answer(nil)
+        }
+    }
+
+    private func send(_ n: Notification, events: @escaping (Event) -> Void, done: @escaping (Result<UInt32, BusError>) -> Void) {
         let args: [Value] = [
             .string(n.appName), .uint32(n.replacesId), .string(n.icon), .string(n.summary), .string(n.body),
             .strings(n.actions.flatMap { [$0.0, $0.1] }), .vardict(n.hints), .int32(n.expireTimeout),

@@ -8,7 +8,9 @@ import Glibc
 import SDBus
 import SystemFiles
 
-/// Plays each alerting alarm's sound through libcanberra, in a loop, until told to stop.
+/// Plays each alerting alarm's sound in a loop until told to stop: through feedbackd where a phone
+/// has it (vibration, LED and sound, through the silent profile: `PhoneFeedback`), else, or when
+/// feedbackd plays nothing for it, through libcanberra.
 ///
 /// Every libcanberra call runs on a thread of its own (`SoundThread`): a sound backend that blocks must
 /// not block the event loop, which answers the bus (seen in a session without a sound server:
@@ -17,12 +19,25 @@ import SystemFiles
 /// acts on it there.
 final class Ringer {
     private struct Ring {
+        /// Also this ring's generation: a late answer about a ring started anew finds another id.
         let canberraId: UInt32
         let choice: SoundChoice
         let title: String
         let ramp: UInt32
         let started: UInt64
+        let event: String
         var loops = 0
+        var feedback: FeedbackState = .none
+        /// How many feedbacks this ring has started (`PhoneFeedback.afterEnd` bounds the restarts).
+        var triggered = 0
+    }
+
+    private enum FeedbackState {
+        /// Not through feedbackd: libcanberra plays it.
+        case none
+        /// `TriggerFeedback` is out.
+        case pending
+        case running(UInt32)
     }
 
     private var rings: [String: Ring] = [:]
@@ -31,11 +46,14 @@ final class Ringer {
     private let events: SoundEvents
     private let sound: SoundThread
     private let soundDirectories: [String]
+    private let feedback: Feedback?
     /// Called when a ring cannot be heard, once per alert.
     private let onError: (String, String) -> Void
 
-    init(loop: EventLoop, soundDirectories: [String], onError: @escaping (_ alarm: String, _ message: String) -> Void) throws {
+    init(loop: EventLoop, soundDirectories: [String], feedback: Feedback?,
+         onError: @escaping (_ alarm: String, _ message: String) -> Void) throws {
         self.soundDirectories = soundDirectories
+        self.feedback = feedback
         self.onError = onError
         events = try SoundEvents()
         sound = SoundThread(events: events)
@@ -54,20 +72,70 @@ final class Ringer {
         let id = nextId
         nextId = nextId &+ 1 == 0 ? 1 : nextId &+ 1
         rings[alarm.id] = Ring(canberraId: id, choice: choice, title: alarm.config.presentation.title,
-                               ramp: alarm.config.volumeRamp, started: SystemClock.monotonic)
+                               ramp: alarm.config.volumeRamp, started: SystemClock.monotonic, event: PhoneFeedback.event(for: alarm.kind))
         byCanberraId[id] = alarm.id
         if case .file(let path) = choice, !fileExists(path, readable: true) {
             fail(alarm.id, "sound file \(path) cannot be read")
             return
         }
-        play(alarm.id)
+        if feedback != nil { trigger(alarm.id) } else { play(alarm.id) }
     }
 
     func stop(_ alarmId: String) {
         guard let ring = rings.removeValue(forKey: alarmId) else { return }
         byCanberraId.removeValue(forKey: ring.canberraId)
-        sound.cancel(ring.canberraId)
-        Log.info("ring \(alarmId): stopped after \(ring.loops) loop(s)")
+        switch ring.feedback {
+        case .none:
+            sound.cancel(ring.canberraId)
+            Log.info("ring \(alarmId): stopped after \(ring.loops) loop(s)")
+        case .pending:
+            // Its id is not known yet: the reply finds the ring gone and ends it then.
+            Log.info("ring \(alarmId): stopped before feedbackd answered")
+        case .running(let fid):
+            feedback?.end(fid)
+            Log.info("ring \(alarmId): stopped, feedback \(fid) ended")
+        }
+    }
+
+    /// Rings through feedbackd; where there is none, or it plays nothing for this, through libcanberra.
+    private func trigger(_ alarmId: String) {
+        guard let feedback, var ring = rings[alarmId] else { return }
+        let generation = ring.canberraId
+        ring.feedback = .pending
+        ring.triggered += 1
+        rings[alarmId] = ring
+        var file: String? = nil
+        if case .file(let f) = ring.choice { file = f }
+        feedback.trigger(event: ring.event, hints: PhoneFeedback.hints(soundFile: file), started: { [unowned self] result in
+            guard self.rings[alarmId]?.canberraId == generation else {
+                if case .success(let fid) = result { feedback.end(fid) }
+                return
+            }
+            switch result {
+            case .success(let fid):
+                self.rings[alarmId]?.feedback = .running(fid)
+                Log.info("ring \(alarmId): through feedbackd, event '\(ring.event)' (feedback \(fid))")
+            case .failure(let e):
+                if !Feedback.absent.contains(e.name) { Log.warning("ring \(alarmId): feedbackd refused it (\(e.name): \(e.message)); ringing through libcanberra") }
+                self.withoutFeedbackd(alarmId)
+            }
+        }, ended: { [unowned self] reason in
+            guard let now = self.rings[alarmId], now.canberraId == generation else { return }
+            switch PhoneFeedback.afterEnd(reason, triggered: now.triggered) {
+            case .triggerAgain:
+                Log.info("ring \(alarmId): feedbackd ended its feedback (\(reason)); starting it again")
+                self.trigger(alarmId)
+            case .ringWithoutFeedbackd:
+                Log.info("ring \(alarmId): feedbackd \(reason == .nothingToPlay ? "has nothing to play for it" : "keeps ending it") "
+                    + "(alarmd is not on its allow-important list in a silent profile?); ringing through libcanberra")
+                self.withoutFeedbackd(alarmId)
+            }
+        })
+    }
+
+    private func withoutFeedbackd(_ alarmId: String) {
+        rings[alarmId]?.feedback = .none
+        play(alarmId)
     }
 
     private func play(_ alarmId: String) {
