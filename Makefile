@@ -551,6 +551,7 @@ uninstall:
 	for po in po/*.po; do rm -f "$(DESTDIR)$(DATADIR)/locale/$$(basename "$$po" .po)/LC_MESSAGES/alarmd.mo"; done
 	$(if $(QT_QML_DIR),rm -rf "$(DESTDIR)$(QT_QML_DIR)/org/alarmd")
 	@DESTDIR="$(DESTDIR)" PREFIX="$(PREFIX)" RECORD="$(INSTALL_DIRS_RECORD)" scripts/uninstall-leftovers
+	-[ -z "$(DESTDIR)" ] && command -v glib-compile-schemas >/dev/null && glib-compile-schemas "$(DATADIR)/glib-2.0/schemas" 2>/dev/null
 
 clean:
 	$(SWIFT) package clean
