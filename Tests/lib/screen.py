@@ -3,6 +3,7 @@
 """What every desktop suite shares: its log line, its failure, its run of named checks, waiting on an
 event, and reading screenshots (words found by OCR, pixels). Each suite's OCR itself (crop, scale, filters) stays its own:
 each desktop's text needs other treatment."""
+import os
 import re
 import subprocess
 import time
@@ -81,7 +82,6 @@ def tesseract(args):
     """tesseract's output for ARGS (its input and options), on one thread: its OpenMP threads make it
     several times slower on a loaded machine. A tesseract that fails is named with what it said, never
     taken for a screen with no words on it."""
-    import os
     r = subprocess.run(['tesseract'] + args, capture_output=True, text=True, env=dict(os.environ, OMP_THREAD_LIMIT='1'))
     if r.returncode != 0:
         raise Fail(f'tesseract {" ".join(args)} failed ({r.returncode}): {r.stderr.strip()[-400:]}')

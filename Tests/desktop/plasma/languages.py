@@ -18,6 +18,8 @@ import shutil
 import subprocess
 import unicodedata
 
+from screen import tesseract
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.abspath(os.path.join(HERE, '..', '..', '..'))
 PO = os.path.join(ROOT, 'applets', 'plasma', 'po')
@@ -60,10 +62,10 @@ def read_text(png, crop, tess, negate=False, scale=3, threshold=None):
     if threshold:
         args += ['-threshold', f'{threshold}%']
     subprocess.run(args + [tmp], check=True)
-    r = subprocess.run(['tesseract', tmp, '-', '-l', tess, '--psm', '11'], capture_output=True, text=True,
-                       env=dict(os.environ, OMP_THREAD_LIMIT='1'))
-    os.unlink(tmp)
-    return squeeze(r.stdout)
+    try:
+        return squeeze(tesseract([tmp, '-', '-l', tess, '--psm', '11']))
+    finally:
+        os.unlink(tmp)
 
 
 def tesseract_has(tess):
@@ -94,11 +96,12 @@ def read_lines(png, crop, tess, scale=3, threshold=None):
     tmp = png[:-4] + f'-{tess}-lines-{x0}-{y0}.png'
     subprocess.run(['convert', png, '-crop', f'{w}x{h}+{x0}+{y0}', '+repage', '-resize', f'{scale * 100}%',
                     '-colorspace', 'Gray'] + (['-threshold', f'{threshold}%'] if threshold else []) + [tmp], check=True)
-    r = subprocess.run(['tesseract', tmp, '-', '-l', tess, '--psm', '11', 'tsv'], capture_output=True,
-                       text=True, env=dict(os.environ, OMP_THREAD_LIMIT='1'))
-    os.unlink(tmp)
+    try:
+        tsv = tesseract([tmp, '-', '-l', tess, '--psm', '11', 'tsv'])
+    finally:
+        os.unlink(tmp)
     lines = {}
-    for row in r.stdout.splitlines()[1:]:
+    for row in tsv.splitlines()[1:]:
         f = row.split('\t')
         if len(f) == 12 and f[11].strip() and float(f[10]) > 0:
             key = (int(f[2]), int(f[3]), int(f[4]))  # block, paragraph, line
