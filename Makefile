@@ -231,9 +231,18 @@ test-phosh: locale
 	ALARMD="$$($(SWIFT) build --show-bin-path)/alarmd" ALARMCTL="$$($(SWIFT) build --show-bin-path)/alarmctl" \
 		ALARMD_LOCALEDIR="$(LOCALE_BUILT)" Tests/desktop/phosh/run-root trixie
 
+# The same with forky's Phosh 0.58 (a root of its own, phosh-forky-*; in test-next). Screenshots and logs:
+# test-artifacts/phosh-next/.
+.PHONY: test-phosh-next
+test-phosh-next: locale
+	$(SWIFT_BUILD) --product alarmd
+	$(SWIFT_BUILD) --product alarmctl
+	ALARMD="$$($(SWIFT) build --show-bin-path)/alarmd" ALARMCTL="$$($(SWIFT) build --show-bin-path)/alarmctl" \
+		ALARMD_LOCALEDIR="$(LOCALE_BUILT)" Tests/desktop/phosh/run-root forky
+
 # What is next: the suites of the desktops Debian testing and unstable bring. A suite joins `make test`
 # once it passes three fresh runs in a row, as GNOME Shell 50's (test-gnome50) and 51's did.
-test-next: test-plasma67 test-plasma-lockscreen67
+test-next: test-plasma67 test-plasma-lockscreen67 test-phosh-next
 
 # The KDE Plasma applet (applets/plasma/README.md): the QML package and its C++ QML plugin, built with
 # CMake and extra-cmake-modules into $(PLASMA_BUILD); the D-Bus proxies are generated from dbus/*.xml.
