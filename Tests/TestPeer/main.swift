@@ -14,9 +14,10 @@ import SDBus
 //   alarmd-test-peer --bus-address ADDRESS --logind          org.freedesktop.login1 (Inhibit)
 //   alarmd-test-peer --bus-address ADDRESS --portal          org.freedesktop.portal.OpenURI
 //   alarmd-test-peer --bus-address ADDRESS --timedated       org.freedesktop.timedate1 (PropertiesChanged)
-//   alarmd-test-peer --bus-address ADDRESS --screensaver [PATH,…] [--screensaver-name NAME]
+//   alarmd-test-peer --bus-address ADDRESS --screensaver [PATH,…] [--screensaver-name NAME] [--locked]
 //                                              org.freedesktop.ScreenSaver (or NAME, e.g. org.xfce.ScreenSaver)
-//                                              at PATH (default /org/freedesktop/ScreenSaver)
+//                                              at PATH (default /org/freedesktop/ScreenSaver); --locked: GetActive
+//                                              says true from the start
 
 let args = CommandLine.arguments
 func value(after flag: String) -> String? {
@@ -42,7 +43,7 @@ do {
         let given = value(after: "--screensaver").flatMap { $0.hasPrefix("/") ? $0 : nil }
         let paths = given?.split(separator: ",").map(String.init) ?? ["/org/freedesktop/ScreenSaver"]
         let name = value(after: "--screensaver-name") ?? "org.freedesktop.ScreenSaver"
-        peers.append(try FakeScreenSaver.serve(on: bus, name: name, paths: paths))
+        peers.append(try FakeScreenSaver.serve(on: bus, name: name, paths: paths, active: args.contains("--locked")))
     }
     let code = loop.run()
     withExtendedLifetime(peers) {}
