@@ -300,7 +300,7 @@ plasma-pot:
 # alarmd-lockscreen-alert (applets/plasma/alert/README.md): a ringing alarm's Stop and Snooze above the
 # Plasma 6 lock screen (KWin's kde_lockscreen_overlay_v1), built with the Plasma 6 applet (plasma6-applet)
 # for /usr/libexec/alarmd. Its suites run it in a real Plasma 6.3 (trixie) or 6.7 (forky) in a Debian root, locked, beside the
-# real alarmd (as root), and last from the applet itself in a Wayland plasmashell; screenshots go to
+# real alarmd (as root), and last as alarmd starts it, with no, one and two applets in a Wayland plasmashell; screenshots go to
 # test-artifacts/plasma-lockscreen-6.3/ (-6.7/).
 .PHONY: test-plasma-lockscreen test-plasma-lockscreen67
 test-plasma-lockscreen: plasma6-applet
