@@ -85,9 +85,10 @@ public final class EventLoop {
     /// (as `QProcess::startDetached`), with no descriptor of this process but 0, 1 and 2, the signal
     /// mask empty and SIGPIPE at its default; sd-event reaps it when it ends and `onExit` then gets
     /// its wait status (as `waitpid` gives it) and, for `.capture`, what it wrote to stderr (at most
-    /// 64 KiB, read then). Returns its pid.
+    /// 64 KiB, read then). Its environment is this process's, with the names in `setting` set (in the
+    /// child only: this process's own is left as it is). Returns its pid.
     @discardableResult
-    public func spawn(_ path: String, _ args: [String], stderr: ChildStderr,
+    public func spawn(_ path: String, _ args: [String], stderr: ChildStderr, setting: [String: String] = [:],
                       onExit: @escaping (Int32, String) -> Void) throws(BusError) -> pid_t {
         var fds: [Int32] = [-1, -1]
         if stderr == .capture {
@@ -115,7 +116,14 @@ public final class EventLoop {
         let argv = ([path] + args).map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
         var pid: pid_t = 0
-        let r = posix_spawnp(&pid, path, &actions, &attr, argv, environ)
+        let r: Int32
+        if setting.isEmpty {
+            r = posix_spawnp(&pid, path, &actions, &attr, argv, environ)
+        } else {
+            let envp = EventLoop.environment(setting: setting)
+            defer { envp.forEach { free($0) } }
+            r = posix_spawnp(&pid, path, &actions, &attr, argv, envp)
+        }
         if stderr == .capture { close(fds[1]) }
         if r != 0 {
             if stderr == .capture { close(fds[0]) }
@@ -131,6 +139,24 @@ public final class EventLoop {
             Unmanaged<ChildBox>.fromOpaque(box).release()
         }
         return pid
+    }
+
+    /// The environment `base` (this process's) with `setting` set, as a NULL-terminated block whose
+    /// entries the caller frees: every other entry byte for byte as it is (not through `String`, which
+    /// would mend a value that is not UTF-8), an entry of a name set here left out.
+    static func environment(_ base: UnsafePointer<UnsafeMutablePointer<CChar>?> = UnsafePointer(environ),
+                            setting: [String: String]) -> [UnsafeMutablePointer<CChar>?] {
+        var out: [UnsafeMutablePointer<CChar>?] = []
+        var entry = base
+        while let pointer = entry.pointee {
+            let replaced = setting.keys.contains { name in
+                name.withCString { n in strncmp(pointer, n, strlen(n)) == 0 && pointer[strlen(n)] == CChar(UInt8(ascii: "=")) }
+            }
+            if !replaced { out.append(strdup(pointer)) }
+            entry += 1
+        }
+        for (name, value) in setting.sorted(by: { $0.key < $1.key }) { out.append(strdup(name + "=" + value)) }
+        return out + [nil]
     }
 
     private var retained: [AnyObject] = []
