@@ -18,6 +18,8 @@ import SDBus
 //                                              org.freedesktop.ScreenSaver (or NAME, e.g. org.xfce.ScreenSaver)
 //                                              at PATH (default /org/freedesktop/ScreenSaver); --locked: GetActive
 //                                              says true from the start
+//   alarmd-test-peer --bus-address ADDRESS --systemd-manager org.freedesktop.systemd1 (a user manager's
+//                                              Environment, starting as this process's own, and SetEnvironment)
 
 let args = CommandLine.arguments
 func value(after flag: String) -> String? {
@@ -45,6 +47,7 @@ do {
         let name = value(after: "--screensaver-name") ?? "org.freedesktop.ScreenSaver"
         peers.append(try FakeScreenSaver.serve(on: bus, name: name, paths: paths, active: args.contains("--locked")))
     }
+    if args.contains("--systemd-manager") { peers.append(try FakeSystemdManager.serve(on: bus)) }
     let code = loop.run()
     withExtendedLifetime(peers) {}
     exit(code)
