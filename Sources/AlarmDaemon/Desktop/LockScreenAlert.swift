@@ -24,16 +24,30 @@ import SystemFiles
 /// `ALARMD_LOCKSCREEN_ALERT` names (a test and debug hook). Where it is not an executable file nothing
 /// is started (one log line for the daemon's life). It inherits alarmd's environment and stderr, so
 /// its own lines go to alarmd's log; sd-event reaps it.
+///
+/// An alarmd started before the Plasma session (D-Bus activation, systemd's user manager) has no
+/// `WAYLAND_DISPLAY`, and the program could not show (it exits 2). Then each start first reads the
+/// systemd user manager's `Environment` (`org.freedesktop.systemd1` on the session bus, never
+/// activated, asynchronously), into which startplasma exported the session's variables, and gives the
+/// program those alarmd lacks (SessionEnvironment), in its environment only. Read at each start, not
+/// once: a new login (alarmd lingering on) brings a new display. Where no manager answers, or its
+/// environment has no display either, the program starts with alarmd's environment, as before, and
+/// the log says so once.
 final class LockScreenAlert: ChangeSubscriber {
     static let name = "org.freedesktop.ScreenSaver"
     static let path = "/ScreenSaver"
     /// Errors that say "no screen saver here": no owner, or one that serves no `GetActive` at `/ScreenSaver`.
     static let absent = ScreenWaker.absent
+    /// The systemd user manager on the session bus, whose `Environment` holds what the session exported.
+    static let manager = (name: "org.freedesktop.systemd1", path: "/org/freedesktop/systemd1",
+                          interface: "org.freedesktop.systemd1.Manager")
 
     private let bus: Bus
     private let loop: EventLoop
     private let engine: EngineView
     let program: String
+    /// alarmd's own environment, which the program inherits.
+    private let environment: [String: String]
     /// Whether the screen is locked, as last heard.
     private var locked = false
     /// Bumped by every signal and owner change: a `GetActive` reply older than them is stale.
@@ -41,13 +55,19 @@ final class LockScreenAlert: ChangeSubscriber {
     /// The alarms alerting now (their episodes), and those whose episode has started the program.
     private var alerting: Set<String> = []
     private var started: Set<String> = []
-    /// The missing program is said once.
+    /// The missing program is said once, and so is a start without a Wayland display.
     private var saidMissing = false
+    private var saidNoDisplay = false
+    /// The starts waiting for the manager's environment: alarm → the start's number. An episode that
+    /// ends meanwhile drops its entry, and a reply for a start no longer listed starts nothing.
+    private var waiting: [String: UInt64] = [:]
+    private var starts: UInt64 = 0
 
     init(bus: Bus, loop: EventLoop, engine: EngineView, environment: [String: String] = processEnvironment()) throws(BusError) {
         self.bus = bus
         self.loop = loop
         self.engine = engine
+        self.environment = environment
         program = LockScreenAlert.program(environment: environment)
         try bus.addMatch("type='signal',sender='\(LockScreenAlert.name)',path='\(LockScreenAlert.path)',interface='\(LockScreenAlert.name)',member='ActiveChanged'") { [unowned self] m in
             guard case .bool(let active)? = try? m.read() else { return }
@@ -84,11 +104,13 @@ final class LockScreenAlert: ChangeSubscriber {
             } else {
                 alerting.remove(a.id)
                 started.remove(a.id)
+                waiting[a.id] = nil
             }
         }
         for r in change.mutation.removals {
             alerting.remove(r.alarm.id)
             started.remove(r.alarm.id)
+            waiting[r.alarm.id] = nil
         }
         if locked { startPending() }
     }
@@ -135,13 +157,53 @@ final class LockScreenAlert: ChangeSubscriber {
             }
             return
         }
+        guard !SessionEnvironment.hasDisplay(environment) else { return spawn(alarm: id) }
+        starts += 1
+        let start = starts
+        waiting[id] = start
+        sessionEnvironment { [weak self] manager, why in
+            guard let self, self.waiting[id] == start else { return }
+            self.waiting[id] = nil
+            let added = SessionEnvironment.additions(own: self.environment, manager: manager)
+            if added.isEmpty, !self.saidNoDisplay {
+                self.saidNoDisplay = true
+                Log.info("alarmd's environment has no \(SessionEnvironment.display), and \(why ?? "the systemd user manager's has none either"): "
+                         + "the lock-screen alert starts with alarmd's environment (said once)")
+            }
+            self.spawn(alarm: id, setting: added)
+        }
+    }
+
+    /// Reads the systemd user manager's `Environment`; `done` gets it as names and values, or nothing
+    /// and why when no manager answered. Never activates one: a user manager is there before anything
+    /// that could ask, or not at all.
+    private func sessionEnvironment(_ done: @escaping ([String: String], String?) -> Void) {
+        let m = LockScreenAlert.manager
+        do {
+            // A user manager answers a property at once; 5 s bounds how late a hung one delays the window.
+            try bus.callAsync(m.name, m.path, "org.freedesktop.DBus.Properties", "Get", [.string(m.interface), .string("Environment")],
+                              timeoutUSec: 5_000_000, autoStart: false) { reply in
+                if let e = reply.error { return done([:], "no systemd user manager answered (\(e.name))") }
+                guard case .array(_, let items)? = (try? reply.read())?.unwrapped else {
+                    return done([:], "the systemd user manager's Environment is not a list of strings")
+                }
+                done(SessionEnvironment.assignments(items.compactMap { if case .string(let s) = $0 { s } else { nil } }), nil)
+            }
+        } catch {
+            done([:], "the systemd user manager could not be asked (\(error))")
+        }
+    }
+
+    private func spawn(alarm id: String, setting added: [String: String] = [:]) {
         let program = self.program
         do {
-            let pid = try loop.spawn(program, ["--alarm", id], stderr: .inherit) { status, _ in
+            let pid = try loop.spawn(program, ["--alarm", id], stderr: .inherit, setting: added) { status, _ in
                 guard status != 0 else { return }
                 Log.warning("lock-screen alert for alarm \(id) failed: \(LockScreenAlert.describe(status))")
             }
-            Log.info("lock-screen alert for alarm \(id) started (pid \(pid))")
+            let from = added.isEmpty ? "" : " with " + added.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
+                + " from the systemd user manager's environment"
+            Log.info("lock-screen alert for alarm \(id) started (pid \(pid))\(from)")
         } catch {
             Log.warning("lock-screen alert for alarm \(id) not started: \(program): \(error)")
         }
@@ -153,7 +215,7 @@ final class LockScreenAlert: ChangeSubscriber {
         let code = (status >> 8) & 0xff
         let why = switch code {
         case 1: " (bad arguments, or alarmd unreachable)"
-        case 2: " (no Wayland display in alarmd's environment)"
+        case 2: " (no Wayland display to connect to)"
         case 3: " (the compositor does not offer it kde_lockscreen_overlay_v1)"
         case 4: " (its window could not be made)"
         default: ""
