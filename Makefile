@@ -323,14 +323,17 @@ plasma-pot:
 # alarmd-lockscreen-alert (applets/plasma/alert/README.md): a ringing alarm's Stop and Snooze above the
 # Plasma 6 lock screen (KWin's kde_lockscreen_overlay_v1), built with the Plasma 6 applet (plasma6-applet)
 # for /usr/libexec/alarmd. Its suites run it in a real Plasma 6.3 (trixie) or 6.7 (forky) in a Debian root, locked, beside the
-# real alarmd (as root), and last from the applet itself in a Wayland plasmashell; screenshots go to
-# test-artifacts/plasma-lockscreen-6.3/ (-6.7/).
+# real alarmd (as root), and last as alarmd starts it, with no, one and two applets in a Wayland plasmashell, and as an alarmd
+# started before the session starts it (the display from the systemd user manager's environment: alarmd-test-peer's stand-in
+# for it); screenshots go to test-artifacts/plasma-lockscreen-6.3/ (-6.7/).
 .PHONY: test-plasma-lockscreen test-plasma-lockscreen67
 test-plasma-lockscreen: plasma6-applet
 	$(SWIFT_BUILD) --product alarmd
+	$(SWIFT_BUILD) --product alarmd-test-peer
 	ALARMD="$$($(SWIFT) build --show-bin-path)/alarmd" PLASMA6_BUILD="$(PLASMA6_BUILD)" Tests/desktop/plasma/lockscreen-root trixie
 test-plasma-lockscreen67: plasma6-applet
 	$(SWIFT_BUILD) --product alarmd
+	$(SWIFT_BUILD) --product alarmd-test-peer
 	ALARMD="$$($(SWIFT) build --show-bin-path)/alarmd" PLASMA6_BUILD="$(PLASMA6_BUILD)" Tests/desktop/plasma/lockscreen-root forky
 
 # The GNOME Shell extension through eslint with GNOME's rules (applets/gnome-shell/.eslintrc.yml), both

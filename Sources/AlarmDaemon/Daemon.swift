@@ -69,6 +69,8 @@ public enum Daemon {
         let alerts = try Alerts(engine: view, sink: committer, notifier: notifier, bus: bus, loop: loop,
                                 soundDirectories: options.soundDirectories ?? defaultSoundDirectories(),
                                 icons: OwnIcons(directory: options.iconDirectory), output: output, systemBus: system.bus)
+        // Plasma 6: the ringing alarm above the lock screen, once per alerting episode while locked.
+        let lockScreenAlert = try LockScreenAlert(bus: bus, loop: loop, engine: view)
 
         // The contract on the bus: one file per interface.
         let identity = Identity(procRoot: options.procRoot)
@@ -87,6 +89,7 @@ public enum Daemon {
         // Signals first, then the desktop side, which may submit again (a sound error).
         committer.subscribe(manager)
         committer.subscribe(alerts)
+        committer.subscribe(lockScreenAlert)
         try bus.addMatch("type='signal',sender='org.freedesktop.DBus',interface='org.freedesktop.DBus',member='NameOwnerChanged'") { m in
             // A connection that went away loses its registered identity and its call budget.
             if let args = try? m.readAll(), args.count == 3, case .string(let name) = args[0],
@@ -102,6 +105,7 @@ public enum Daemon {
         // A sink left raised by a run that ended while ringing is put back first, then resumed alarms hold it anew.
         output.start()
         alerts.resume()
+        lockScreenAlert.start()
         // A phone's: alarms ring through feedbackd's silent profile only from its allow-list.
         FeedbackAllowList.start(stateDirectory: stateDirectory)
         let recoveryNotice = opened.recovery.map { StoreRecoveryNotice(recovery: $0, notifier: notifier, store: store) }

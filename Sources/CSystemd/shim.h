@@ -10,6 +10,9 @@
 #include <signal.h>
 #include <string.h>
 #include <malloc.h>
+#include <spawn.h>
+#include <fcntl.h>
+#include <unistd.h>
 
 /* Swift cannot expand the SD_BUS_* vtable macros. These inline builders use the real macros, so the
  * vtable format reference is the library's own symbol and argument names survive introspection. */
@@ -66,5 +69,21 @@ static inline sd_bus_vtable alarmd_vtable_property(const char *member, const cha
 #define TFD_TIMER_CANCEL_ON_SET (1 << 1)
 #endif
 static const int alarmd_tfd_timer_cancel_on_set = TFD_TIMER_CANCEL_ON_SET;
+
+/* glibc's (2.34 and later; alarmd needs 2.36), declared only under _GNU_SOURCE, which Swift's Glibc
+ * module is not built with: EventLoop.spawn closes every descriptor above stderr in the child, puts
+ * it in a session of its own, and makes its pipe close-on-exec from the start. */
+int posix_spawn_file_actions_addclosefrom_np(posix_spawn_file_actions_t *actions, int from);
+int pipe2(int fds[2], int flags);
+static inline int alarmd_spawn_addclosefrom(posix_spawn_file_actions_t *actions, int from) {
+        return posix_spawn_file_actions_addclosefrom_np(actions, from);
+}
+static inline int alarmd_pipe_cloexec(int fds[2]) {
+        return pipe2(fds, O_CLOEXEC);
+}
+#ifndef POSIX_SPAWN_SETSID
+#define POSIX_SPAWN_SETSID 0x80
+#endif
+static const short alarmd_posix_spawn_setsid = POSIX_SPAWN_SETSID;
 
 #endif

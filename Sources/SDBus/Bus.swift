@@ -178,10 +178,12 @@ public final class Bus {
     }
 
     /// Sends a call without waiting; the reply (or error) goes to `handler` from the event loop.
+    /// `autoStart` false: the bus does not activate `destination` for it (no owner is an error reply).
     public func callAsync(_ destination: String, _ path: String, _ interface: String, _ member: String,
-                          _ args: [Value], timeoutUSec: UInt64 = 25_000_000,
+                          _ args: [Value], timeoutUSec: UInt64 = 25_000_000, autoStart: Bool = true,
                           _ handler: @escaping (Message) -> Void) throws(BusError) {
         let msg = try newCall(destination, path, interface, member, args)
+        if !autoStart { try check(sd_bus_message_set_auto_start(msg.handle, 0), "no auto-start for \(member)") }
         let box = CallbackBox(handler, owner: self)
         retained.append(box)
         try check(sd_bus_call_async(handle, nil, msg.handle, asyncReplyTrampoline,

@@ -73,30 +73,60 @@ public final class EventLoop {
     /// Starts a helper program (`xdg-open`) and reaps it when it ends, without waiting for it;
     /// `onExit` then gets its wait status (as `waitpid` gives it) and what it wrote to stderr.
     public func spawnDetached(_ path: String, _ args: [String], onExit: @escaping (Int32, String) -> Void) throws(BusError) {
+        try spawn(path, args, stderr: .capture, onExit: onExit)
+    }
+
+    /// What a spawned child's stderr is: a pipe read when it ends (`onExit` gets the text), or the daemon's own.
+    public enum ChildStderr {
+        case capture, inherit
+    }
+
+    /// Starts `path` (looked up in `PATH` when it has no slash) with `args`, in a session of its own
+    /// (as `QProcess::startDetached`), with no descriptor of this process but 0, 1 and 2, the signal
+    /// mask empty and SIGPIPE at its default; sd-event reaps it when it ends and `onExit` then gets
+    /// its wait status (as `waitpid` gives it) and, for `.capture`, what it wrote to stderr (at most
+    /// 64 KiB, read then). Its environment is this process's, with the names in `setting` set (in the
+    /// child only: this process's own is left as it is). Returns its pid.
+    @discardableResult
+    public func spawn(_ path: String, _ args: [String], stderr: ChildStderr, setting: [String: String] = [:],
+                      onExit: @escaping (Int32, String) -> Void) throws(BusError) -> pid_t {
         var fds: [Int32] = [-1, -1]
-        guard pipe(&fds) == 0 else { throw BusError(errno: -errno, "pipe") }
-        // The read end stays here; the child gets the write end as its stderr.
-        _ = fcntl(fds[0], F_SETFD, FD_CLOEXEC)
-        _ = fcntl(fds[0], F_SETFL, O_NONBLOCK)
+        if stderr == .capture {
+            // Both ends close-on-exec: the child gets the write end as its stderr through dup2, which clears it there.
+            guard alarmd_pipe_cloexec(&fds) == 0 else { throw BusError(errno: -errno, "pipe") }
+            _ = fcntl(fds[0], F_SETFL, O_NONBLOCK)
+        }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_adddup2(&actions, fds[1], 2)
-        posix_spawn_file_actions_addclose(&actions, fds[1])
+        if stderr == .capture { posix_spawn_file_actions_adddup2(&actions, fds[1], 2) }
+        // Whatever else is open here (a library's descriptor without O_CLOEXEC) stays here.
+        alarmd_spawn_addclosefrom(&actions, 3)
         var attr = posix_spawnattr_t()
         posix_spawnattr_init(&attr)
         defer { posix_spawnattr_destroy(&attr) }
         var empty = sigset_t()
         sigemptyset(&empty)
         posix_spawnattr_setsigmask(&attr, &empty)
-        posix_spawnattr_setflags(&attr, Int16(POSIX_SPAWN_SETSIGMASK))
+        var pipeDefault = sigset_t()
+        sigemptyset(&pipeDefault)
+        sigaddset(&pipeDefault, SIGPIPE)
+        posix_spawnattr_setsigdefault(&attr, &pipeDefault)
+        posix_spawnattr_setflags(&attr, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF) | alarmd_posix_spawn_setsid)
         let argv = ([path] + args).map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
         var pid: pid_t = 0
-        let r = posix_spawnp(&pid, path, &actions, &attr, argv, environ)
-        close(fds[1])
+        let r: Int32
+        if setting.isEmpty {
+            r = posix_spawnp(&pid, path, &actions, &attr, argv, environ)
+        } else {
+            let envp = EventLoop.environment(setting: setting)
+            defer { envp.forEach { free($0) } }
+            r = posix_spawnp(&pid, path, &actions, &attr, argv, envp)
+        }
+        if stderr == .capture { close(fds[1]) }
         if r != 0 {
-            close(fds[0])
+            if stderr == .capture { close(fds[0]) }
             throw BusError(errno: -r, "spawn \(path)")
         }
         // sd-event reaps the child (SIGCHLD is blocked by exitOnSignals); the box lives until then.
@@ -108,6 +138,25 @@ public final class EventLoop {
         } else {
             Unmanaged<ChildBox>.fromOpaque(box).release()
         }
+        return pid
+    }
+
+    /// The environment `base` (this process's) with `setting` set, as a NULL-terminated block whose
+    /// entries the caller frees: every other entry byte for byte as it is (not through `String`, which
+    /// would mend a value that is not UTF-8), an entry of a name set here left out.
+    static func environment(_ base: UnsafePointer<UnsafeMutablePointer<CChar>?> = UnsafePointer(environ),
+                            setting: [String: String]) -> [UnsafeMutablePointer<CChar>?] {
+        var out: [UnsafeMutablePointer<CChar>?] = []
+        var entry = base
+        while let pointer = entry.pointee {
+            let replaced = setting.keys.contains { name in
+                name.withCString { n in strncmp(pointer, n, strlen(n)) == 0 && pointer[strlen(n)] == CChar(UInt8(ascii: "=")) }
+            }
+            if !replaced { out.append(strdup(pointer)) }
+            entry += 1
+        }
+        for (name, value) in setting.sorted(by: { $0.key < $1.key }) { out.append(strdup(name + "=" + value)) }
+        return out + [nil]
     }
 
     private var retained: [AnyObject] = []
@@ -203,6 +252,7 @@ public final class IOWatch {
 }
 
 final class ChildBox {
+    /// The read end of the child's stderr, or -1 when it inherited ours.
     let stderr: Int32
     let onExit: (Int32, String) -> Void
     init(stderr: Int32, onExit: @escaping (Int32, String) -> Void) {
@@ -214,13 +264,15 @@ final class ChildBox {
 private let childTrampoline: sd_event_child_handler_t = { _, info, userdata in
     let box = Unmanaged<ChildBox>.fromOpaque(userdata!).takeRetainedValue()
     var text = [UInt8]()
-    var chunk = [UInt8](repeating: 0, count: 4096)
-    while text.count < 65_536 {
-        let n = read(box.stderr, &chunk, chunk.count)
-        if n <= 0 { break }
-        text += chunk[0..<n]
+    if box.stderr >= 0 {
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        while text.count < 65_536 {
+            let n = read(box.stderr, &chunk, chunk.count)
+            if n <= 0 { break }
+            text += chunk[0..<n]
+        }
+        close(box.stderr)
     }
-    close(box.stderr)
     // Rebuild a waitpid-style status from the siginfo sd-event hands over.
     let code = info!.pointee.si_code, status = info!.pointee._sifields._sigchld.si_status
     let wait = code == CLD_EXITED ? (status & 0xff) << 8 : status & 0x7f

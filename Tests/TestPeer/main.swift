@@ -17,9 +17,12 @@ import SDBus
 //   alarmd-test-peer --bus-address ADDRESS --logind          org.freedesktop.login1 (Inhibit)
 //   alarmd-test-peer --bus-address ADDRESS --portal          org.freedesktop.portal.OpenURI
 //   alarmd-test-peer --bus-address ADDRESS --timedated       org.freedesktop.timedate1 (PropertiesChanged)
-//   alarmd-test-peer --bus-address ADDRESS --screensaver [PATH,…] [--screensaver-name NAME]
+//   alarmd-test-peer --bus-address ADDRESS --screensaver [PATH,…] [--screensaver-name NAME] [--locked]
 //                                              org.freedesktop.ScreenSaver (or NAME, e.g. org.xfce.ScreenSaver)
-//                                              at PATH (default /org/freedesktop/ScreenSaver)
+//                                              at PATH (default /org/freedesktop/ScreenSaver); --locked: GetActive
+//                                              says true from the start
+//   alarmd-test-peer --bus-address ADDRESS --systemd-manager org.freedesktop.systemd1 (a user manager's
+//                                              Environment, starting as this process's own, and SetEnvironment)
 
 let args = CommandLine.arguments
 func value(after flag: String) -> String? {
@@ -49,8 +52,9 @@ do {
         let given = value(after: "--screensaver").flatMap { $0.hasPrefix("/") ? $0 : nil }
         let paths = given?.split(separator: ",").map(String.init) ?? ["/org/freedesktop/ScreenSaver"]
         let name = value(after: "--screensaver-name") ?? "org.freedesktop.ScreenSaver"
-        peers.append(try FakeScreenSaver.serve(on: bus, name: name, paths: paths))
+        peers.append(try FakeScreenSaver.serve(on: bus, name: name, paths: paths, active: args.contains("--locked")))
     }
+    if args.contains("--systemd-manager") { peers.append(try FakeSystemdManager.serve(on: bus)) }
     let code = loop.run()
     withExtendedLifetime(peers) {}
     exit(code)

@@ -207,9 +207,12 @@ public final class PeerProcess {
     public let client: Client
     public let name: String
 
-    public init(address: String, role: [String], name: String, log: String) throws {
+    /// `environment`: the peer's whole environment (the test's own when nil); a systemd manager peer
+    /// starts with it as its `Environment`.
+    public init(address: String, role: [String], name: String, log: String, environment: [String: String]? = nil) throws {
         self.name = name
-        process = try ChildProcess(Products.directory + "/alarmd-test-peer", ["--bus-address", address] + role, stderrPath: log)
+        process = try ChildProcess(Products.directory + "/alarmd-test-peer", ["--bus-address", address] + role,
+                                   environment: environment, stderrPath: log)
         client = try Client(address: address)
         let deadline = Date().addingTimeInterval(10)
         while !client.nameHasOwner(name) {

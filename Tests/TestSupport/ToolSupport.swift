@@ -38,6 +38,11 @@ public func say(_ s: String = "") {
 public func hermeticEnvironment(home: String? = nil) -> [String: String] {
     var env = ProcessInfo.processInfo.environment
     env.removeValue(forKey: "DBUS_SESSION_BUS_ADDRESS")
+    // The lock-screen alert alarmd would start is the test's to name (a stand-in), never one from outside.
+    env.removeValue(forKey: "ALARMD_LOCKSCREEN_ALERT")
+    // Nor the display it would show on: a test that wants one names it (the alert takes it from alarmd's
+    // environment, else from the systemd user manager's, which on a test bus is the test's peer).
+    env.removeValue(forKey: "WAYLAND_DISPLAY")
     env["PULSE_SERVER"] = "unix:/nonexistent/pulse"
     env["DBUS_SYSTEM_BUS_ADDRESS"] = "unix:path=/nonexistent/system_bus_socket"
     if let home {

@@ -4,9 +4,7 @@
 #include "alarmdclient.h"
 
 #include <QtCore/QDateTime>
-#include <QtCore/QFileInfo>
 #include <QtCore/QLocale>
-#include <QtCore/QProcess>
 #include <QtCore/QRegularExpression>
 #include <QtDBus/QDBusArgument>
 #include <QtDBus/QDBusMetaType>
@@ -31,9 +29,6 @@ const qint64 DURATION_MAX = 157788000;  // five years of 365.25 days (docs/API.m
 // The standard interfaces alarmd's objects implement besides their own (docs/API.md).
 const QString OBJECT_MANAGER = QStringLiteral("org.freedesktop.DBus.ObjectManager");
 const QString PROPERTIES = QStringLiteral("org.freedesktop.DBus.Properties");
-// The session's screen saver, which says whether the screen is locked (Plasma's is KWin's or ksmserver's).
-const QString SCREENSAVER = QStringLiteral("org.freedesktop.ScreenSaver");
-const QString SCREENSAVER_PATH = QStringLiteral("/ScreenSaver");
 
 qint64 nowUSec()
 {
@@ -346,14 +341,6 @@ AlarmdClient::AlarmdClient(QObject *parent)
     m_bus.connect(m_service, QString(), PROPERTIES, QStringLiteral("PropertiesChanged"), {m_alarmInterface},
                   QString(), this, SLOT(onPropertiesChanged(QDBusMessage)));
     connect(m_manager, &OrgAlarmdAlarmManager1Interface::AlarmRemoved, this, &AlarmdClient::onAlarmRemoved);
-
-    // Whether the screen is locked: GetActive once (and whenever a screen saver comes on the bus),
-    // then its ActiveChanged signal. Never polled.
-    m_screenSaverWatcher = new QDBusServiceWatcher(SCREENSAVER, m_bus, QDBusServiceWatcher::WatchForOwnerChange, this);
-    connect(m_screenSaverWatcher, &QDBusServiceWatcher::serviceOwnerChanged, this, &AlarmdClient::onScreenSaverOwnerChanged);
-    m_bus.connect(SCREENSAVER, SCREENSAVER_PATH, SCREENSAVER, QStringLiteral("ActiveChanged"), this,
-                  SLOT(onScreenSaverActiveChanged(bool)));
-    askScreenLocked();
 
     // Whether alarmd runs is the bus's to say (NameHasOwner, to the bus itself, never to alarmd):
     // then one read of everything.
@@ -776,8 +763,8 @@ void AlarmdClient::redraw()
 }
 
 // Alerting episodes: one begins when an alarm is seen alerting that was not at the last look, and ends
-// when it is seen in another state (or gone). A new one opens the popup (alertStarted) and, while the
-// screen is locked, starts the lock-screen alert, once.
+// when it is seen in another state (or gone). A new one opens the popup (alertStarted). (alarmd itself
+// starts the alert above a locked screen: applets/plasma/alert/README.md.)
 void AlarmdClient::followAlerts()
 {
     QSet<QString> alerting;
@@ -790,65 +777,11 @@ void AlarmdClient::followAlerts()
             started << qMakePair(a.id(), a.text(QStringLiteral("title")));
     }
     m_alerting = alerting;
-    m_lockAlerted.intersect(alerting);
     for (const auto &a : std::as_const(started))
         Q_EMIT alertStarted(a.first, a.second);
-    if (m_screenLocked) {
-        for (const QString &id : std::as_const(alerting)) {
-            if (!m_lockAlerted.contains(id)) {
-                m_lockAlerted.insert(id);
-                startLockScreenAlert(id);
-            }
-        }
-    }
 }
 
-// The program that shows the alert above the lock screen, given the alarm; it exits by itself.
-void AlarmdClient::startLockScreenAlert(const QString &id)
-{
-    QString program = QStringLiteral(ALARMD_LOCKSCREEN_ALERT);
-    // A test and debug hook (README.md): another program in its place.
-    if (!qEnvironmentVariableIsEmpty("ALARMD_LOCKSCREEN_ALERT"))
-        program = qEnvironmentVariable("ALARMD_LOCKSCREEN_ALERT");
-    if (program.isEmpty() || !QFileInfo::exists(program)) {
-        qInfo("alarmd applet: the screen is locked and alarm %s rings, but there is no lock-screen alert at %s",
-              qPrintable(id), qPrintable(program));
-        return;
-    }
-    if (!QProcess::startDetached(program, {QStringLiteral("--alarm"), id}))
-        qWarning("alarmd applet: could not start %s for alarm %s", qPrintable(program), qPrintable(id));
-}
-
-void AlarmdClient::askScreenLocked()
-{
-    const quint64 query = ++m_lockQuery;
-    ask(QDBusMessage::createMethodCall(SCREENSAVER, SCREENSAVER_PATH, SCREENSAVER, QStringLiteral("GetActive")),
-        [this, query](QDBusPendingCallWatcher *w) {
-        QDBusPendingReply<bool> reply = *w;
-        if (query == m_lockQuery && !reply.isError())
-            onScreenSaverActiveChanged(reply.value());
-    });
-}
-
-void AlarmdClient::onScreenSaverActiveChanged(bool active)
-{
-    ++m_lockQuery;  // the signal is newer than any GetActive still on its way
-    if (active == m_screenLocked)
-        return;
-    m_screenLocked = active;
-    if (active)
-        followAlerts();
-}
-
-void AlarmdClient::onScreenSaverOwnerChanged(const QString &, const QString &, const QString &newOwner)
-{
-    ++m_lockQuery;
-    m_screenLocked = false;
-    if (!newOwner.isEmpty())
-        askScreenLocked();
-}
-
-// A call that must not start its service (alarmd, the screen saver): no reply from no one is an answer.
+// A call that must not start its service (alarmd): no reply from no one is an answer.
 void AlarmdClient::ask(QDBusMessage call, const std::function<void(QDBusPendingCallWatcher *)> &done)
 {
     call.setAutoStartService(false);

@@ -209,8 +209,6 @@ private Q_SLOTS:
     void onInterfacesRemoved(const QDBusMessage &message);
     void onPropertiesChanged(const QDBusMessage &message);
     void onAlarmRemoved(const QString &id, const QString &appId, const QString &reason);
-    void onScreenSaverActiveChanged(bool active);
-    void onScreenSaverOwnerChanged(const QString &name, const QString &oldOwner, const QString &newOwner);
 
 private:
     void refresh();
@@ -224,8 +222,6 @@ private:
     void ask(QDBusMessage call, const std::function<void(QDBusPendingCallWatcher *)> &done);
     void activateAppAction(const AlarmdAlarm &alarm, const QString &action);
     void followAlerts();
-    void askScreenLocked();
-    void startLockScreenAlert(const QString &id);
     QString alarmPath(const QString &id) const;
 
     QDBusConnection m_bus;
@@ -244,13 +240,8 @@ private:
     AlarmdPanel m_panel;
     AlarmdNext m_next;
     bool m_hour12 = localeHour12(QLocale());
-    // Alerting episodes: the ids alerting as last seen, and those whose episode has started the
-    // lock-screen alert (org.freedesktop.ScreenSaver's Active, followed by its signal).
+    // Alerting episodes: the ids alerting as last seen.
     QSet<QString> m_alerting;
-    QSet<QString> m_lockAlerted;
-    bool m_screenLocked = false;
-    quint64 m_lockQuery = 0;  // a newer GetActive or the screen saver's exit makes older replies stale
-    QDBusServiceWatcher *m_screenSaverWatcher = nullptr;
 };
 
 #endif
