@@ -97,7 +97,7 @@ run: build run-deps
 # desktop tests (panels, GNOME Shell 43 here, 48 in a Debian 13 root, 50 in a forky root and 51 in a sid
 # root, Plasma), the Debian packages' (Debian 12, then Debian 13), a real Flatpak app, and the wake from
 # suspend. Installs what they need once, first, then runs them in that order.
-TEST_TARGETS = lint-reuse test-translations docs test-swift test-asan test-tsan test-desktop test-gnome test-gnome48 test-gnome50 test-gnome51 test-plasma test-plasma6 test-plasma-lockscreen test-package test-package13 test-flatpak test-wake
+TEST_TARGETS = lint-reuse test-translations docs test-swift test-asan test-tsan test-desktop test-gnome test-gnome48 test-gnome50 test-gnome51 test-plasma test-plasma6 test-plasma-lockscreen test-phosh test-package test-package13 test-flatpak test-wake
 # Each target's time is printed as it ends and all of them again at the end, so a log of which only
 # the tail is kept still says where the time went (and which target failed).
 test: deps
@@ -222,7 +222,7 @@ test-gnome51: lint-gnome
 # 0.7 GB tarball the first time), as root; the host's debug alarmd, D-Bus-activated as the phone's user, and
 # alarmctl: a timer on the locked phone lights the screen, shows Stop and Snooze on the lock screen, a tap on
 # Stop ends it and its feedbackd feedback and the phone stays locked; the silent profile; feedbackd's
-# allow-list; no feedbackd. Not in `make test` yet. Screenshots and logs: test-artifacts/phosh-46/
+# allow-list; no feedbackd. In `make test`. Screenshots and logs: test-artifacts/phosh-46/
 # (lockscreen-alarm.png: the picture of a ringing alarm on the lock screen the README shows).
 .PHONY: test-phosh
 test-phosh: locale

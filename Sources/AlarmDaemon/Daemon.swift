@@ -111,6 +111,8 @@ public enum Daemon {
         let recoveryNotice = opened.recovery.map { StoreRecoveryNotice(recovery: $0, notifier: notifier, store: store) }
         recoveryNotice?.start()
         committer.start()
+        // Before sd-bus closes the bus at the loop's exit: the notifications go with this alarmd.
+        try loop.beforeExit { alerts.finish() }
 
         let r = withExtendedLifetime((zoneWatcher, system, recoveryNotice)) { loop.run() }
         // Ringing alarms stay alerting across the restart; the output goes back to the user meanwhile.

@@ -163,6 +163,19 @@ public final class EventLoop {
 
     public func exit(_ code: Int32 = 0) { sd_event_exit(handle, code) }
 
+    /// Runs `handler` on the loop thread as the loop exits, while the buses attached to it still
+    /// work: sd-bus flushes and closes an attached bus in an exit source of its own, at priority 0,
+    /// and this one runs before it.
+    public func beforeExit(_ handler: @escaping () -> Void) throws(BusError) {
+        let box = IOBox(handler)
+        retained.append(box)
+        var source: OpaquePointer?
+        try check(sd_event_add_exit(handle, &source, exitTrampoline, Unmanaged.passUnretained(box).toOpaque()), "add exit source")
+        sd_event_source_set_priority(source, EventLoop.importantPriority)
+        sd_event_source_set_floating(source, 1)
+        sd_event_source_unref(source)
+    }
+
     /// A source that runs `handler` on the next pass of the loop once triggered, however often it
     /// was triggered meanwhile.
     public func makeDefer(_ handler: @escaping () -> Void) throws(BusError) -> DeferSource {
@@ -286,6 +299,11 @@ final class IOBox {
 }
 
 private let ioTrampoline: sd_event_io_handler_t = { _, _, _, userdata in
+    Unmanaged<IOBox>.fromOpaque(userdata!).takeUnretainedValue().handler()
+    return 0
+}
+
+private let exitTrampoline: sd_event_handler_t = { _, userdata in
     Unmanaged<IOBox>.fromOpaque(userdata!).takeUnretainedValue().handler()
     return 0
 }

@@ -44,6 +44,23 @@ import Testing
         #expect(hints(b)["image-path"] == .string("appointment-soon"))
     }
 
+    /// Found on Phosh's lock screen: a ringing alarm across two restarts of alarmd showed three cards.
+    @Test func aRestartedAlarmdShowsARingingAlarmOnce() throws {
+        let h = try Harness(notifications: true)
+        let path = try h.client.schedule([("title", .string("Sunrise")), ("duration", .uint32(1))])
+        #expect(h.client.waitForState(path, "alerting"))
+        #expect(h.notifier!.waitFor(pump: [h.client]) { $0.contains { $0.string("summary") == "Sunrise" } } != nil)
+        for round in 1...2 {
+            try h.restart(kill9: false)
+            let shown = h.notifier!.waitFor(pump: [h.client]) { list in
+                list.filter { $0.string("summary") == "Sunrise" }.count == round + 1
+            }
+            let cards = try #require(shown, "shown again by the new alarmd").filter { $0.string("summary") == "Sunrise" }
+            #expect(cards.filter { $0.uint32("closed_reason") == 0 }.count == 1, "one card open after restart \(round): \(h.daemon.log)")
+            #expect(cards.dropLast().allSatisfy { $0.uint32("closed_reason") == 3 }, "the old ones closed by alarmd as it exited")
+        }
+    }
+
     @Test func aRestartedNotificationServerShowsTheRingingAlarmAgain() throws {
         let h = try Harness(notifications: true)
         let path = try h.client.schedule([("title", .string("Bread")), ("duration", .uint32(1))])

@@ -63,6 +63,12 @@ final class Alerts: ChangeSubscriber {
         settle()
     }
 
+    /// alarmd is exiting: its notifications go with it. A ringing alarm stays alerting, and the next
+    /// alarmd shows it again (`resume`); left open, the server would show it twice.
+    func finish() {
+        for id in Array(shown.keys) { withdraw(id) }
+    }
+
     func applied(_ change: AppliedChange) {
         for effect in AlertPlan.effects(of: change.mutation, before: change.before, notificationShown: { self.shown[$0] != nil }) {
             perform(effect)
