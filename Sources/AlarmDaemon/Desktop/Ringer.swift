@@ -24,7 +24,8 @@ final class Ringer {
         let choice: SoundChoice
         let title: String
         let ramp: UInt32
-        let started: UInt64
+        /// When libcanberra began to play it: its volume ramp counts from here.
+        var started: UInt64
         let event: String
         var loops = 0
         var feedback: FeedbackState = .none
@@ -135,6 +136,8 @@ final class Ringer {
 
     private func withoutFeedbackd(_ alarmId: String) {
         rings[alarmId]?.feedback = .none
+        // The ramp starts with the sound, not with the question to feedbackd that came first.
+        rings[alarmId]?.started = SystemClock.monotonic
         play(alarmId)
     }
 
