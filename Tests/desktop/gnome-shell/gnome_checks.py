@@ -312,8 +312,15 @@ class Checks(CheckRun):
         lt, now = time.localtime(at), time.localtime()
         want = time.strftime('%H:%M' if lt.tm_yday == now.tm_yday else '%a %H:%M', lt)
         alarm = self.s.schedule('title', 's', 'Dentist', 'fixed_date', 'x', str(at))
-        png, words = wait_for(f'the next alarm\'s time {want} in the panel', lambda: (lambda r: r if want in
-                              text_of(r[1]) else None)(self.indicator('scheduled', min_conf=-1)), timeout=5, interval=0.3)
+
+        def shown():
+            png, words = self.indicator('scheduled', min_conf=-1)
+            if want in text_of(words):
+                return png, words
+            # At 3x tesseract reads "Mon 00:51" as "Monoo:51" (a weekday shows from 21:00 on): 4x reads it.
+            more = ocr_words(png, IND, min_conf=-1, scale=4)
+            return (png, more) if want in text_of(more) else None
+        png, words = wait_for(f'the next alarm\'s time {want} in the panel', shown, timeout=5, interval=0.3)
         print(f'    idle: no text; scheduled: {text_of(words)!r}')
         self.s.call('Cancel', alarm)
         wait_for('the panel quiet again', lambda: not self.indicator('idle-again')[1], timeout=5, interval=0.3)
